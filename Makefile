@@ -1,0 +1,81 @@
+# Two commands set everything up on a fresh machine:
+#   make run    start the whole system (web, Celery worker) on SQLite and a server-less broker
+#   make test   install what the tests need and run the suite on PostgreSQL, Redis and Chromium
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+VAR_DIR := $(abspath $(or $(DJANGO_VAR_DIR),var))
+
+TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/draughts
+TEST_BROKER_URL ?= redis://127.0.0.1:6379/15
+TEST_ENV := DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_URL) \
+	DJANGO_SECRET_KEY=tests-only-not-a-secret DJANGO_ALLOW_ASYNC_UNSAFE=true
+PYTEST_ARGS ?=
+
+.PHONY: help run test test-postgres test-sqlite bench lint services chromium clean
+
+help:
+	@echo "make run    start web + worker at http://$(HOST):$(PORT)/ (SQLite, file-system broker)"
+	@echo "make test   run the whole test suite (PostgreSQL, Redis, a real Celery worker, Chromium)"
+	@echo "make bench  run the benchmarks in benchmarks/"
+	@echo "make lint   run ruff"
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+$(VENV)/.run-installed: requirements.txt | $(PY)
+	$(PY) -m pip install --quiet -r requirements.txt
+	@touch $@
+
+$(VENV)/.dev-installed: requirements.txt requirements-dev.txt | $(PY)
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	@touch $@ $(VENV)/.run-installed
+
+run: $(VENV)/.run-installed
+	@mkdir -p "$(VAR_DIR)"
+	@test -s "$(VAR_DIR)/secret_key" || (umask 077; $(PY) -c "import secrets; print(secrets.token_urlsafe(50))" > "$(VAR_DIR)/secret_key")
+	@export DJANGO_VAR_DIR="$(VAR_DIR)"; \
+	$(PY) manage.py migrate --noinput -v0 && \
+	$(PY) manage.py seed_demo && \
+	echo "" && \
+	echo "The system is starting at http://$(HOST):$(PORT)/  (API: http://$(HOST):$(PORT)/api/v1/docs/, health: http://$(HOST):$(PORT)/healthz)" && \
+	echo "Stop it with Ctrl-C." && echo "" && \
+	PATH="$(abspath $(VENV))/bin:$$PATH" HOST=$(HOST) exec $(VENV)/bin/honcho -f Procfile.run start -p $(PORT)
+
+services:
+	@bash scripts/ensure-services.sh
+
+chromium:
+	@bash scripts/ensure-chromium.sh
+
+test: $(VENV)/.dev-installed services chromium
+	$(MAKE) --no-print-directory test-postgres
+	$(MAKE) --no-print-directory test-sqlite
+
+# The whole suite on PostgreSQL and Redis, with a real worker and the browser tests.
+test-postgres:
+	$(TEST_ENV) $(PY) -m pytest $(PYTEST_ARGS)
+
+# The smoke subset on the embedded defaults (SQLite, file-system broker), in a scratch var/.
+test-sqlite:
+	@scratch=$$(mktemp -d); trap 'rm -rf "$$scratch"' EXIT; \
+	DJANGO_VAR_DIR=$$scratch DJANGO_SECRET_KEY=tests-only-not-a-secret DJANGO_ALLOW_ASYNC_UNSAFE=true \
+	DATABASE_URL= CELERY_BROKER_URL= $(PY) -m pytest -m smoke $(PYTEST_ARGS)
+
+bench: $(VENV)/.dev-installed
+	@set -e; for script in benchmarks/*.py; do \
+		case $$script in */_*) continue;; esac; \
+		echo "== $$script"; $(PY) $$script; \
+	done
+
+lint: $(VENV)/.dev-installed
+	$(VENV)/bin/ruff check .
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+
+
+class AccountsConfig(AppConfig):
+    """Roles (director, referee, player), API tokens and the signed-in user's account."""
+
+    name = "accounts"
+    verbose_name = "Accounts and roles"

@@ -1,0 +1,1 @@
+# Arbitration log entries are append-only; they get a read-only admin with the games issue.

@@ -1,0 +1,20 @@
+"""The Celery application: configured from Django settings, tasks found in the apps."""
+
+from __future__ import annotations
+
+import os
+import socket
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+app = Celery("draughts")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()
+
+
+@app.task(name="system.ping", acks_late=True, soft_time_limit=5, time_limit=10)
+def ping(payload: str = "pong") -> dict[str, str]:
+    """Answers with the payload and the worker's host, to prove a worker is consuming."""
+    return {"payload": payload, "host": socket.gethostname(), "pid": str(os.getpid())}

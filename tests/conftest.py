@@ -1,0 +1,115 @@
+"""Fixtures shared by the whole suite: users by role, API clients, a real Celery worker, a browser."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+# Settings come from the environment that `make test` sets (DATABASE_URL, CELERY_BROKER_URL,
+# DJANGO_SECRET_KEY). Playwright's sync API runs an event loop in the test thread; the ORM
+# calls the tests make around it are still synchronous and safe.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+@pytest.fixture
+def make_user(db):
+    """Returns a factory of users with a role and a known password."""
+    from accounts.services import user_create_with_role
+
+    def make(username: str, role: str, password: str = "a-long-test-password"):
+        return user_create_with_role(username=username, password=password, role=role)
+
+    return make
+
+
+@pytest.fixture
+def director(make_user):
+    return make_user("dir", "director")
+
+
+@pytest.fixture
+def referee(make_user):
+    return make_user("ref", "referee")
+
+
+@pytest.fixture
+def player_user(make_user):
+    return make_user("pla", "player")
+
+
+@pytest.fixture
+def api_client():
+    """Returns an anonymous DRF test client."""
+    from rest_framework.test import APIClient
+
+    return APIClient()
+
+
+@pytest.fixture
+def client_as(api_client):
+    """Returns a function that authenticates the API client as the given user."""
+
+    def as_user(user):
+        api_client.force_authenticate(user=user)
+        return api_client
+
+    return as_user
+
+
+def _uses_server_broker() -> bool:
+    from django.conf import settings
+
+    return not settings.CELERY_BROKER_URL.startswith("filesystem://")
+
+
+@pytest.fixture(scope="session")
+def celery_worker(django_db_setup, django_db_blocker, tmp_path_factory):
+    """Starts a real Celery worker process against the real broker and the test database.
+
+    The worker is a separate process (it may be killed with SIGKILL by a test); it reads the
+    test database, so tests that hand it work must commit (``transactional_db``).
+    """
+    from django.conf import settings
+
+    from tests.support.celery_worker import WorkerProcess
+
+    if not _uses_server_broker():
+        pytest.fail("the Celery tests need CELERY_BROKER_URL to point at the real Redis (make test sets it)")
+    db = settings.DATABASES["default"]
+    env = {}
+    if db["ENGINE"].endswith("postgresql"):
+        env["DATABASE_URL"] = (
+            f"postgres://{db.get('USER') or ''}{':' + db['PASSWORD'] if db.get('PASSWORD') else ''}"
+            f"@{db.get('HOST') or '127.0.0.1'}:{db.get('PORT') or 5432}/{db['NAME']}"
+        )
+    log = tmp_path_factory.mktemp("celery") / "worker.log"
+    worker = WorkerProcess(env=env, log_path=log)
+    worker.start()
+    yield worker
+    worker.stop()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Launches Debian's Chromium headless through Playwright, once per session."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.support.browser import CHROMIUM_ARGS, chromium_path
+
+    executable = chromium_path()
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser, live_server, tmp_path: Path):
+    """Opens a fresh browser context on Django's live server; screenshots on failure go to tmp."""
+    context = browser.new_context(base_url=live_server.url)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    yield page
+    context.close()
