@@ -1,0 +1,89 @@
+"""Settings come from the environment; the embedded SQLite default queues concurrent writers."""
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.smoke
+
+
+def clean_env(env: dict[str, str]) -> dict[str, str]:
+    """Returns the test process's environment without its Django settings, plus ``env``."""
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL", "CELERY_"))}
+    return {**base, **env}
+
+
+def django_script(code: str) -> list[str]:
+    """Returns the command that runs ``code`` after django.setup()."""
+    script = "import django, os\nos.environ.setdefault('DJANGO_SETTINGS_MODULE', 'config.settings')\n"
+    return [sys.executable, "-c", script + "django.setup()\n" + textwrap.dedent(code)]
+
+
+def run_django(code: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(django_script(code), cwd=ROOT, env=clean_env(env), capture_output=True, text=True, timeout=120)
+
+
+def test_without_a_secret_key_the_system_refuses_to_start(tmp_path):
+    result = run_django("print('started')", {"DJANGO_VAR_DIR": str(tmp_path)})
+    assert result.returncode != 0
+    assert "DJANGO_SECRET_KEY is not set" in result.stderr
+    assert "started" not in result.stdout
+
+
+def test_the_secret_key_comes_from_the_environment(tmp_path):
+    result = run_django(
+        "from django.conf import settings; print(settings.SECRET_KEY, settings.DEBUG)",
+        {"DJANGO_VAR_DIR": str(tmp_path), "DJANGO_SECRET_KEY": "from-the-environment"},
+    )
+    assert result.stdout.split() == ["from-the-environment", "False"]
+
+
+def test_the_database_and_broker_come_from_the_environment(tmp_path):
+    result = run_django(
+        "from django.conf import settings; db = settings.DATABASES['default'];"
+        "print(db['ENGINE'], db['NAME'], db['HOST'], settings.CELERY_BROKER_URL)",
+        {
+            "DJANGO_VAR_DIR": str(tmp_path), "DJANGO_SECRET_KEY": "k",
+            "DATABASE_URL": "postgres://u:p@db.example:5433/club", "CELERY_BROKER_URL": "redis://r:6379/2",
+        },
+    )
+    assert result.stdout.split() == ["django.db.backends.postgresql", "club", "db.example", "redis://r:6379/2"]
+
+
+def test_sqlite_default_queues_concurrent_writers_instead_of_failing(tmp_path):
+    """Four processes read-then-write the same row 25 times each; none gets 'database is locked'."""
+    env = {"DJANGO_VAR_DIR": str(tmp_path), "DJANGO_SECRET_KEY": "k"}
+    migrate = subprocess.run(
+        [sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=clean_env(env),
+        capture_output=True, text=True, timeout=120,
+    )
+    assert migrate.returncode == 0, migrate.stderr
+    setup = run_django(
+        "from tournaments.models import Player; Player.objects.create(name='counter', rating=0)", env
+    )
+    assert setup.returncode == 0, setup.stderr
+    writer = """
+        from django.db import transaction
+        from tournaments.models import Player
+        for _ in range(25):
+            with transaction.atomic():
+                player = Player.objects.get(name='counter')
+                player.rating += 1
+                player.save(update_fields=['rating'])
+        print('ok')
+    """
+    processes = [
+        subprocess.Popen(django_script(writer), cwd=ROOT, env=clean_env(env),
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for _ in range(4)
+    ]
+    outcomes = [p.communicate(timeout=120) for p in processes]
+    for out, err in outcomes:
+        assert out.strip() == "ok", err
+    total = run_django("from tournaments.models import Player; print(Player.objects.get(name='counter').rating)", env)
+    assert total.stdout.strip() == "100"  # no lost update, no failed writer
