@@ -1,0 +1,33 @@
+"""The English-draughts rules engine: positions, moves, rule sets, games and perft.
+
+Pure Python, no Django: ``from games.rules import Position, Move, RuleSet, Color, GameState``.
+"""
+
+from games.rules.errors import (
+    AmbiguousMoveError,
+    FENError,
+    IllegalMoveError,
+    MoveSyntaxError,
+    PDNSyntaxError,
+    RulesError,
+)
+from games.rules.game import GameState
+from games.rules.moves import Move
+from games.rules.position import Color, Position, perft, perft_divide
+from games.rules.rulesets import RuleSet
+
+__all__ = [
+    "AmbiguousMoveError",
+    "Color",
+    "FENError",
+    "GameState",
+    "IllegalMoveError",
+    "Move",
+    "MoveSyntaxError",
+    "PDNSyntaxError",
+    "Position",
+    "RuleSet",
+    "RulesError",
+    "perft",
+    "perft_divide",
+]
