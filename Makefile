@@ -68,7 +68,7 @@ test-sqlite:
 	DJANGO_VAR_DIR=$$scratch DJANGO_SECRET_KEY=tests-only-not-a-secret DJANGO_ALLOW_ASYNC_UNSAFE=true \
 	DATABASE_URL= CELERY_BROKER_URL= $(PY) -m pytest -m smoke $(PYTEST_ARGS)
 
-bench: $(VENV)/.dev-installed
+bench: $(VENV)/.dev-installed services
 	@set -e; for script in benchmarks/*.py; do \
 		case $$script in */_*) continue;; esac; \
 		echo "== $$script"; $(PY) $$script; \
