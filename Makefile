@@ -59,8 +59,9 @@ test: $(VENV)/.dev-installed services chromium
 	$(MAKE) --no-print-directory test-sqlite
 
 # The whole suite on PostgreSQL and Redis, with a real worker and the browser tests.
+# Each run has its own test database (test_draughts_<pid>), so parallel runs don't collide.
 test-postgres:
-	$(TEST_ENV) $(PY) -m pytest $(PYTEST_ARGS)
+	$(TEST_ENV) DJANGO_TEST_DATABASE_NAME=test_draughts_$$$$ $(PY) -m pytest $(PYTEST_ARGS)
 
 # The smoke subset on the embedded defaults (SQLite, file-system broker), in a scratch var/.
 test-sqlite:

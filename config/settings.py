@@ -112,6 +112,9 @@ if _database_url:
             _database_url, conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "60"))
         )
     }
+    # Test runs may name their own test database, so that two runs on one server don't collide.
+    if os.environ.get("DJANGO_TEST_DATABASE_NAME"):
+        DATABASES["default"]["TEST"] = {"NAME": os.environ["DJANGO_TEST_DATABASE_NAME"]}
 else:
     DATABASES = {
         "default": {
