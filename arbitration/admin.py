@@ -1,1 +1,26 @@
-# Arbitration log entries are append-only; they get a read-only admin with the games issue.
+"""A read-only admin for the arbitration log: entries are shown, never added, changed or deleted."""
+
+from django.contrib import admin
+
+from arbitration.models import LogEntry
+
+
+@admin.register(LogEntry)
+class LogEntryAdmin(admin.ModelAdmin):
+    list_display = ("game", "seq", "kind", "side", "law", "actor", "created_at", "ply")
+    list_filter = ("kind",)
+    search_fields = ("note",)
+    list_select_related = ("game", "actor")
+    ordering = ("game", "seq")
+
+    def get_readonly_fields(self, request, obj=None):  # noqa: ANN001, ANN201
+        return [field.name for field in self.model._meta.fields]
+
+    def has_add_permission(self, request) -> bool:  # noqa: ANN001
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:  # noqa: ANN001
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:  # noqa: ANN001
+        return False

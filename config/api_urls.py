@@ -4,8 +4,31 @@ from django.urls import path
 from rest_framework.routers import DefaultRouter
 
 from accounts.api import MeView
-from games.api import GameViewSet
-from tournaments.api import PlayerViewSet, TournamentViewSet
+from games.api import (
+    GameLogVerifySlashView,
+    GameLogVerifyView,
+    GameLogView,
+    GameMovesView,
+    GamePDNSlashView,
+    GamePDNView,
+    GameRulingsView,
+    GameViewSet,
+)
+from tournaments.api import (
+    CrosstableCSVView,
+    EntryDetailView,
+    PlayerRecordView,
+    PlayerViewSet,
+    RoundDetailView,
+    RoundForfeitView,
+    RoundPairingsView,
+    RoundPublishSlashView,
+    RoundPublishView,
+    StandingsCSVView,
+    TournamentPDNSlashView,
+    TournamentPDNView,
+    TournamentViewSet,
+)
 
 router = DefaultRouter()
 router.register("players", PlayerViewSet, basename="player")
@@ -14,5 +37,26 @@ router.register("games", GameViewSet, basename="game")
 
 urlpatterns = [
     path("me/", MeView.as_view(), name="me"),
+    path("games/<int:pk>/moves/", GameMovesView.as_view(), name="game-moves"),
+    path("games/<int:pk>/rulings/", GameRulingsView.as_view(), name="game-rulings"),
+    path("games/<int:pk>/log/", GameLogView.as_view(), name="game-log"),
+    path("games/<int:pk>/log/verify", GameLogVerifyView.as_view(), name="game-log-verify"),
+    path("games/<int:pk>/log/verify/", GameLogVerifySlashView.as_view()),
+    path("games/<int:pk>/pdn", GamePDNView.as_view(), name="game-pdn"),
+    path("games/<int:pk>/pdn/", GamePDNSlashView.as_view()),
+    path("tournaments/<slug:slug>/entries/<int:player>/", EntryDetailView.as_view(), name="tournament-entry"),
+    path("tournaments/<slug:slug>/rounds/<int:number>/", RoundDetailView.as_view(), name="tournament-round"),
+    path("tournaments/<slug:slug>/rounds/<int:number>/pairings/", RoundPairingsView.as_view(),
+         name="tournament-round-pairings"),
+    path("tournaments/<slug:slug>/rounds/<int:number>/forfeits/", RoundForfeitView.as_view(),
+         name="tournament-round-forfeits"),
+    path("tournaments/<slug:slug>/rounds/<int:number>/publish", RoundPublishView.as_view(),
+         name="tournament-round-publish"),
+    path("tournaments/<slug:slug>/rounds/<int:number>/publish/", RoundPublishSlashView.as_view()),
+    path("tournaments/<slug:slug>/players/<int:player>/", PlayerRecordView.as_view(), name="tournament-player"),
+    path("tournaments/<slug:slug>/standings.csv", StandingsCSVView.as_view(), name="tournament-standings-csv"),
+    path("tournaments/<slug:slug>/crosstable.csv", CrosstableCSVView.as_view(), name="tournament-crosstable-csv"),
+    path("tournaments/<slug:slug>/pdn", TournamentPDNView.as_view(), name="tournament-pdn"),
+    path("tournaments/<slug:slug>/pdn/", TournamentPDNSlashView.as_view()),
     *router.urls,
 ]

@@ -1,14 +1,163 @@
-"""API views for games."""
+"""API views for games: thin edges that parse, call one service or selector, and render."""
 
-from rest_framework import viewsets
+from __future__ import annotations
 
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from rest_framework import mixins, status, viewsets
+from rest_framework.permissions import SAFE_METHODS, BasePermission
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from arbitration.log import log_verify
+from arbitration.services import ruling_issue
 from games.models import Game
-from games.serializers import GameSerializer
+from games.pdn_export import game_pdn
+from games.selectors import game_get, game_list, game_log, game_state
+from games.serializers import (
+    ErrorBodySerializer,
+    GameCreateSerializer,
+    GameListSerializer,
+    GameStateSerializer,
+    LogEntrySerializer,
+    LogVerifySerializer,
+    MoveRequestSerializer,
+    RulingRequestSerializer,
+)
+from games.services import game_create, game_move_record
+
+_ERRORS = {
+    400: OpenApiResponse(ErrorBodySerializer, description="validation_error"),
+    401: OpenApiResponse(ErrorBodySerializer, description="not_authenticated"),
+    403: OpenApiResponse(ErrorBodySerializer, description="permission_denied"),
+    404: OpenApiResponse(ErrorBodySerializer, description="not_found"),
+    409: OpenApiResponse(ErrorBodySerializer, description="ply_conflict, game_over, ruling_required, ..."),
+    422: OpenApiResponse(ErrorBodySerializer, description="illegal_move, invalid_ruling, ..."),
+}
 
 
-class GameViewSet(viewsets.ReadOnlyModelViewSet):
-    """Lists and shows games."""
+class ReadOrSignedIn(BasePermission):
+    """Lets everyone read; writes need a signed-in user (the services decide the rest: 403)."""
 
-    queryset = Game.objects.select_related("black", "white").prefetch_related("referees").order_by("id")
-    serializer_class = GameSerializer
+    def has_permission(self, request, view) -> bool:  # noqa: ANN001
+        if request.method in SAFE_METHODS:
+            return True
+        return bool(request.user and request.user.is_authenticated)
+
+
+def _state_response(game: Game, request: Request, code: int = status.HTTP_200_OK) -> Response:
+    return Response(game_state(game, request.user), status=code)
+
+
+@extend_schema_view(
+    list=extend_schema(summary="List games", responses=GameListSerializer(many=True)),
+)
+class GameViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
+    """Lists, shows and creates games."""
+
+    queryset = Game.objects.none()
+    serializer_class = GameListSerializer
+    permission_classes = [ReadOrSignedIn]
     filterset_fields = ["status", "round"]
+
+    def get_queryset(self):  # noqa: ANN201
+        return game_list()
+
+    @extend_schema(summary="Show a game's state", responses={200: GameStateSerializer, 404: _ERRORS[404]})
+    def retrieve(self, request: Request, pk: str | None = None) -> Response:
+        game = get_object_or_404(Game.objects.select_related("black", "white"), pk=pk)
+        return _state_response(game, request)
+
+    @extend_schema(
+        summary="Create a game (director)", request=GameCreateSerializer,
+        responses={201: GameStateSerializer, **{k: _ERRORS[k] for k in (400, 401, 403)}},
+    )
+    def create(self, request: Request) -> Response:
+        serializer = GameCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        game = game_create(acting_user=request.user, **serializer.validated_data)
+        return _state_response(game_get(game.pk), request, status.HTTP_201_CREATED)
+
+
+class GameMovesView(APIView):
+    """Records a move."""
+
+    permission_classes = [ReadOrSignedIn]
+
+    @extend_schema(
+        summary="Record a move", request=MoveRequestSerializer,
+        responses={201: GameStateSerializer, **{k: _ERRORS[k] for k in (400, 401, 403, 404, 409, 422)}},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        serializer = MoveRequestSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        outcome = game_move_record(acting_user=request.user, game_id=pk, **serializer.validated_data)
+        return _state_response(outcome.game, request, status.HTTP_201_CREATED)
+
+
+class GameRulingsView(APIView):
+    """Records a ruling."""
+
+    permission_classes = [ReadOrSignedIn]
+
+    @extend_schema(
+        summary="Record a ruling", request=RulingRequestSerializer,
+        responses={201: GameStateSerializer, **{k: _ERRORS[k] for k in (400, 401, 403, 404, 409, 422)}},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        serializer = RulingRequestSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        payload = dict(serializer.validated_data)
+        kind = payload.pop("kind")
+        side = payload.pop("side", "") or ""
+        note = payload.pop("note", "") or ""
+        game = ruling_issue(acting_user=request.user, game_id=pk, kind=kind, side=side, note=note, payload=payload)
+        return _state_response(game, request, status.HTTP_201_CREATED)
+
+
+class GameLogView(APIView):
+    """The game's arbitration log, whole, oldest first."""
+
+    permission_classes = [ReadOrSignedIn]
+
+    @extend_schema(summary="The arbitration log", responses={200: LogEntrySerializer(many=True), 404: _ERRORS[404]})
+    def get(self, request: Request, pk: int) -> Response:
+        game = get_object_or_404(Game, pk=pk)
+        return Response(game_log(game))
+
+
+class GameLogVerifyView(APIView):
+    """Checks the log's hash chain."""
+
+    permission_classes = [ReadOrSignedIn]
+
+    @extend_schema(summary="Verify the log's hash chain", responses={200: LogVerifySerializer, 404: _ERRORS[404]})
+    def get(self, request: Request, pk: int) -> Response:
+        game = get_object_or_404(Game, pk=pk)
+        return Response(log_verify(game).as_dict())
+
+
+class GamePDNView(APIView):
+    """The game as PDN text."""
+
+    permission_classes = [ReadOrSignedIn]
+
+    @extend_schema(summary="The game as PDN", responses={(200, "text/plain"): OpenApiTypes.STR, 404: _ERRORS[404]})
+    def get(self, request: Request, pk: int) -> HttpResponse:
+        game = get_object_or_404(Game.objects.select_related("black", "white", "round__tournament"), pk=pk)
+        response = HttpResponse(game_pdn(game), content_type="text/plain; charset=utf-8")
+        response["Content-Disposition"] = f'inline; filename="game-{game.pk}.pdn"'
+        return response
+
+
+@extend_schema(exclude=True)
+class GameLogVerifySlashView(GameLogVerifyView):
+    """The same as ``log/verify``, with a trailing slash."""
+
+
+@extend_schema(exclude=True)
+class GamePDNSlashView(GamePDNView):
+    """The same as ``pdn``, with a trailing slash."""

@@ -90,6 +90,13 @@ class Game(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    arbitration = models.JSONField(
+        default=dict, blank=True,
+        help_text="What the log says is pending (open choices, constraints, the 40-move count, "
+        "offence counts): a cache written with the log entry that changes it (arbitration.services).",
+    )
+    log_seq = models.PositiveIntegerField(default=0, help_text="The seq of the last log entry.")
+    log_head = models.CharField(max_length=64, default="0" * 64, help_text="The hash of the last log entry.")
 
     class Meta:
         ordering = ["id"]
@@ -135,6 +142,7 @@ class Move(models.Model):
     path = models.JSONField(help_text="Every landing square, the start first.")
     captures = models.JSONField(default=list)
     crowns = models.BooleanField(default=False)
+    moved_man = models.BooleanField(default=False, help_text="A man moved (not a king): progress for Law 22 and Pask.")
     fen_after = models.CharField(max_length=200)
     recorded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"

@@ -1,16 +1,152 @@
-"""API representations of games."""
+"""API representations of games: the requests the endpoints accept and the state they answer.
+
+The state is built by ``games.selectors.game_state``; the serializers here describe it for
+the OpenAPI schema and validate the request bodies.
+"""
 
 from rest_framework import serializers
 
-from games.models import Game
+from arbitration.services import RULING_KINDS
+from games.models import Game, ProgressRule, RuleSet
 
 
-class GameSerializer(serializers.ModelSerializer):
-    black = serializers.PrimaryKeyRelatedField(read_only=True)
-    white = serializers.PrimaryKeyRelatedField(read_only=True)
+class PlayerRefSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class MoveRecordSerializer(serializers.Serializer):
+    ply = serializers.IntegerField()
+    side = serializers.ChoiceField(choices=["black", "white"])
+    move = serializers.CharField()
+    fen_after = serializers.CharField()
+    recorded_at = serializers.DateTimeField(allow_null=True)
+    recorded_by = serializers.CharField(allow_null=True)
+
+
+class FortyMoveSerializer(serializers.Serializer):
+    mode = serializers.ChoiceField(choices=["notice", "automatic"], allow_null=True)
+    active = serializers.BooleanField()
+    count = serializers.IntegerField()
+    limit = serializers.IntegerField()
+    stronger_side = serializers.CharField(allow_null=True, help_text="black, white or null")
+    awaiting_ruling = serializers.BooleanField()
+
+
+class RepetitionSerializer(serializers.Serializer):
+    threshold = serializers.IntegerField(allow_null=True)
+    current = serializers.IntegerField()
+
+
+class GameStateSerializer(serializers.Serializer):
+    """The game-state JSON (GET /games/{id}/ and every successful move or ruling)."""
+
+    id = serializers.IntegerField()
+    black = PlayerRefSerializer()
+    white = PlayerRefSerializer()
+    rule_set = serializers.ChoiceField(choices=RuleSet.choices)
+    progress_rule = serializers.ChoiceField(choices=ProgressRule.choices)
+    repetition_threshold = serializers.IntegerField(allow_null=True)
+    start_fen = serializers.CharField()
+    status = serializers.CharField(help_text="scheduled, in_progress or finished")
+    result = serializers.ChoiceField(choices=Game.Result.choices, allow_null=True)
+    termination = serializers.CharField(allow_null=True)
+    fen = serializers.CharField()
+    side_to_move = serializers.CharField(help_text="black or white")
+    ply = serializers.IntegerField()
+    legal_moves = serializers.ListField(child=serializers.CharField())
+    moves = MoveRecordSerializer(many=True)
+    cautions = serializers.DictField(child=serializers.IntegerField())
+    warnings = serializers.DictField(child=serializers.DictField(child=serializers.IntegerField()))
+    open_choices = serializers.ListField(child=serializers.DictField())
+    constraints = serializers.ListField(child=serializers.DictField())
+    forty_move = FortyMoveSerializer()
+    progress = serializers.DictField()
+    repetition = RepetitionSerializer()
+    appeals = serializers.ListField(child=serializers.DictField())
+    referees = serializers.ListField(child=serializers.CharField())
+    log_length = serializers.IntegerField()
+    can_write = serializers.BooleanField()
+    round = serializers.IntegerField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+
+class GameListSerializer(serializers.ModelSerializer):
+    """A game in the list: players, rules, status and result."""
+
+    black = PlayerRefSerializer(read_only=True)
+    white = PlayerRefSerializer(read_only=True)
     referees = serializers.SlugRelatedField(slug_field="username", many=True, read_only=True)
 
     class Meta:
         model = Game
-        fields = ["id", "black", "white", "rule_set", "start_fen", "status", "result", "referees", "round"]
+        fields = ["id", "black", "white", "rule_set", "progress_rule", "repetition_threshold", "start_fen",
+                  "status", "result", "termination", "ply", "fen", "referees", "round"]
         read_only_fields = fields
+
+
+class GameCreateSerializer(serializers.Serializer):
+    black = serializers.IntegerField()
+    white = serializers.IntegerField()
+    rule_set = serializers.ChoiceField(choices=RuleSet.choices, default=RuleSet.STANDARD)
+    referees = serializers.ListField(child=serializers.CharField(), required=False, default=list)
+    start_fen = serializers.CharField(required=False, allow_blank=True, default="")
+    progress_rule = serializers.ChoiceField(choices=ProgressRule.choices, default=ProgressRule.FORTY_MOVE_NOTICE)
+    repetition_threshold = serializers.ChoiceField(choices=[3, 4], allow_null=True, required=False, default=4)
+
+
+class MoveRequestSerializer(serializers.Serializer):
+    move = serializers.CharField(max_length=80)
+    ply = serializers.IntegerField(required=False, min_value=1, help_text="The ply the move must be (current + 1).")
+    note = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class RulingRequestSerializer(serializers.Serializer):
+    """A ruling: its kind, the side it concerns, and the payload of that kind (see docs/api.md)."""
+
+    kind = serializers.ChoiceField(choices=[str(k) for k in RULING_KINDS])
+    side = serializers.ChoiceField(choices=["black", "white"], required=False, allow_blank=True)
+    note = serializers.CharField(required=False, allow_blank=True, default="")
+    move = serializers.CharField(required=False, help_text="false_move, repetition_claim")
+    square = serializers.IntegerField(required=False, help_text="touched_piece_not_played, over_the_angle, "
+                                      "own_piece_removed, huff")
+    toward = serializers.IntegerField(required=False, help_text="over_the_angle")
+    choice = serializers.ChoiceField(choices=["play_on", "put_back"], required=False, help_text="own_piece_removed")
+    ply = serializers.IntegerField(required=False, help_text="not_crowned: the crowning ply")
+    outcome = serializers.ChoiceField(choices=["advantage_shown", "draw"], required=False,
+                                      help_text="forty_move_ruling")
+    result = serializers.ChoiceField(choices=Game.Result.choices, required=False,
+                                     help_text="adjudicate, appeal_decision")
+    reason = serializers.CharField(required=False, help_text="adjudicate, appeal_decision, correction")
+    entry = serializers.IntegerField(required=False, help_text="appeal, correction: the log seq")
+    statement = serializers.CharField(required=False, help_text="appeal")
+    arbiter = serializers.CharField(required=False, help_text="appeal: the arbiter's username")
+    appeal = serializers.IntegerField(required=False, help_text="appeal_decision: the appeal's log seq")
+    decision = serializers.ChoiceField(choices=["upheld", "overturned"], required=False, help_text="appeal_decision")
+
+
+class LogEntrySerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    kind = serializers.CharField()
+    side = serializers.CharField()
+    law = serializers.CharField()
+    note = serializers.CharField()
+    data = serializers.DictField()
+    actor = serializers.CharField(allow_null=True)
+    created_at = serializers.DateTimeField()
+    ply = serializers.IntegerField()
+    fen = serializers.CharField()
+    supersedes = serializers.IntegerField(allow_null=True)
+    prev_hash = serializers.CharField()
+    hash = serializers.CharField()
+
+
+class LogVerifySerializer(serializers.Serializer):
+    valid = serializers.BooleanField()
+    entries = serializers.IntegerField()
+    broken_at = serializers.IntegerField(required=False)
+    reason = serializers.CharField(required=False)
+
+
+class ErrorBodySerializer(serializers.Serializer):
+    error = serializers.DictField()

@@ -1,9 +1,58 @@
-"""API views for players and tournaments."""
+"""API views for players and tournaments: thin edges that parse, call one service or selector, render."""
 
-from rest_framework import mixins, viewsets
+from __future__ import annotations
 
-from tournaments.models import Player, Tournament
-from tournaments.serializers import PlayerSerializer, TournamentSerializer
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.serializers import ErrorBodySerializer
+from tournaments import selectors, services
+from tournaments.csv_import import CSVFormatError, players_import
+from tournaments.models import Entry, Player, Tournament
+from tournaments.serializers import (
+    CrosstableSerializer,
+    EntryCreateSerializer,
+    EntrySerializer,
+    EntryWithdrawSerializer,
+    ForfeitSerializer,
+    PairingsEditSerializer,
+    PlayerRecordSerializer,
+    PlayerSerializer,
+    PlayersImportReportSerializer,
+    PlayersImportSerializer,
+    RefereesSerializer,
+    ResultSerializer,
+    RoundSerializer,
+    StandingsRowSerializer,
+    StatusSerializer,
+    TournamentCreateSerializer,
+    TournamentLogSerializer,
+    TournamentSerializer,
+    crosstable_row,
+    entry_data,
+    player_ref,
+    round_data,
+    standings_data,
+)
+
+_ERRORS = {
+    400: OpenApiResponse(ErrorBodySerializer, description="validation_error"),
+    401: OpenApiResponse(ErrorBodySerializer, description="not_authenticated"),
+    403: OpenApiResponse(ErrorBodySerializer, description="permission_denied"),
+    404: OpenApiResponse(ErrorBodySerializer, description="not_found, round_not_found"),
+    409: OpenApiResponse(ErrorBodySerializer, description="status_transition_refused, round_conflict, ..."),
+}
+
+
+def _errors(*codes: int) -> dict[int, OpenApiResponse]:
+    return {code: _ERRORS[code] for code in codes}
 
 
 class PlayerViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
@@ -13,11 +62,259 @@ class PlayerViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     serializer_class = PlayerSerializer
     filterset_fields = ["club", "federation"]
 
+    def perform_create(self, serializer: PlayerSerializer) -> None:
+        serializer.instance = services.player_create(acting_user=self.request.user, **serializer.validated_data)
 
-class TournamentViewSet(viewsets.ReadOnlyModelViewSet):
-    """Lists and shows tournaments, addressed by slug."""
+    @extend_schema(summary="Import players from CSV (director): name, club, federation, federation_id, rating",
+                   request=PlayersImportSerializer, responses={200: PlayersImportReportSerializer,
+                                                               **_errors(400, 401, 403)})
+    @action(detail=False, methods=["post"], url_path="import", pagination_class=None)
+    def import_csv(self, request: Request) -> Response:
+        serializer = PlayersImportSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        try:
+            report = players_import(serializer.validated_data["csv"], dry_run=serializer.validated_data["dry_run"])
+        except CSVFormatError as error:
+            raise services.InvalidInput.field("csv", str(error)) from error
+        return Response(report.as_dict())
 
-    queryset = Tournament.objects.order_by("-start_date", "name")
+
+def _tournament(slug: str) -> Tournament:
+    return get_object_or_404(Tournament, slug=slug)
+
+
+def _detail(tournament: Tournament) -> dict:
+    fresh = Tournament.objects.prefetch_related("directors", "referees").get(pk=tournament.pk)
+    return TournamentSerializer(fresh).data
+
+
+@extend_schema_view(
+    list=extend_schema(summary="List tournaments"),
+    retrieve=extend_schema(summary="Show a tournament"),
+)
+class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+    """Tournaments, addressed by slug, and what hangs off them: entries, status, rounds, standings."""
+
+    queryset = Tournament.objects.prefetch_related("directors", "referees").order_by("-start_date", "name")
     serializer_class = TournamentSerializer
     lookup_field = "slug"
     filterset_fields = ["status", "format"]
+
+    @extend_schema(summary="Create a tournament (director; the creator directs it)",
+                   request=TournamentCreateSerializer, responses={201: TournamentSerializer, **_errors(400, 401, 403)})
+    def create(self, request: Request) -> Response:
+        serializer = TournamentCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        tournament = services.tournament_create(acting_user=request.user, **serializer.service_kwargs())
+        return Response(_detail(tournament), status=status.HTTP_201_CREATED)
+
+    @extend_schema(methods=["GET"], summary="The entries", responses={200: EntrySerializer(many=True)})
+    @extend_schema(methods=["POST"], summary="Enter a player (director); late entries join the next round",
+                   request=EntryCreateSerializer, responses={201: EntrySerializer, **_errors(400, 401, 403, 409)})
+    @action(detail=True, methods=["get", "post"], pagination_class=None)
+    def entries(self, request: Request, slug: str | None = None) -> Response:
+        tournament = _tournament(slug)
+        if request.method == "GET":
+            entries = Entry.objects.filter(tournament=tournament).select_related("player").order_by("seed", "id")
+            return Response([entry_data(e) for e in entries])
+        serializer = EntryCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        entry = services.entry_add(acting_user=request.user, tournament=tournament,
+                                   player=serializer.validated_data["player"])
+        return Response(entry_data(entry), status=status.HTTP_201_CREATED)
+
+    @extend_schema(summary="Move the status one step forward (director)", request=StatusSerializer,
+                   responses={200: TournamentSerializer, **_errors(400, 401, 403, 409)})
+    @action(detail=True, methods=["post"], url_path="status")
+    def status_set(self, request: Request, slug: str | None = None) -> Response:
+        serializer = StatusSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        tournament = services.tournament_status_set(acting_user=request.user, tournament=_tournament(slug),
+                                                    **serializer.validated_data)
+        return Response(_detail(tournament))
+
+    @extend_schema(summary="Set the referees (director)", request=RefereesSerializer,
+                   responses={200: TournamentSerializer, **_errors(400, 401, 403)})
+    @action(detail=True, methods=["post"])
+    def referees(self, request: Request, slug: str | None = None) -> Response:
+        serializer = RefereesSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        tournament = services.tournament_referees_set(acting_user=request.user, tournament=_tournament(slug),
+                                                      referees=serializer.validated_data["referees"])
+        return Response(_detail(tournament))
+
+    @extend_schema(methods=["GET"], summary="Every round with its matches", responses={200: RoundSerializer(many=True)})
+    @extend_schema(methods=["POST"], summary="Pair the next round as a preview (director)", request=None,
+                   responses={201: RoundSerializer, **_errors(401, 403, 409)})
+    @action(detail=True, methods=["get", "post"], pagination_class=None)
+    def rounds(self, request: Request, slug: str | None = None) -> Response:
+        tournament = _tournament(slug)
+        if request.method == "GET":
+            return Response([round_data(r) for r in selectors.rounds_with_matches(tournament)])
+        round_ = services.round_pair(acting_user=request.user, tournament=tournament)
+        return Response(round_data(selectors.round_detail(tournament, round_.number)), status=status.HTTP_201_CREATED)
+
+    @extend_schema(summary="The standings, in order", responses={200: StandingsRowSerializer(many=True)})
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def standings(self, request: Request, slug: str | None = None) -> Response:
+        return Response(standings_data(selectors.standings(_tournament(slug))))
+
+    @extend_schema(summary="The crosstable", responses={200: CrosstableSerializer})
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def crosstable(self, request: Request, slug: str | None = None) -> Response:
+        _rows, table = selectors.crosstable(_tournament(slug))
+        return Response({"players": [player_ref(r.player) for r in table],
+                         "rows": [crosstable_row(r) for r in table]})
+
+    @extend_schema(summary="Record or correct a game's result (director, with a reason)", request=ResultSerializer,
+                   responses={200: RoundSerializer, **_errors(400, 401, 403, 409)})
+    @action(detail=True, methods=["post"])
+    def results(self, request: Request, slug: str | None = None) -> Response:
+        tournament = _tournament(slug)
+        serializer = ResultSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        game = services.game_result_set(acting_user=request.user, tournament=tournament, game_id=data["game"],
+                                        result=data["result"], reason=data["reason"])
+        return Response(round_data(selectors.round_detail(tournament, game.round.number)))
+
+    @extend_schema(summary="The tournament's log (status changes, pairings, edits, corrections)",
+                   responses={200: TournamentLogSerializer(many=True)})
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def log(self, request: Request, slug: str | None = None) -> Response:
+        return Response(TournamentLogSerializer(selectors.tournament_log(_tournament(slug)), many=True).data)
+
+
+class EntryDetailView(APIView):
+    """Withdraws a player (DELETE): the entry stays, with its results; he is not paired again."""
+
+    @extend_schema(summary="Withdraw a player (director)", request=EntryWithdrawSerializer,
+                   responses={200: EntrySerializer, **_errors(400, 401, 403, 404, 409)})
+    def delete(self, request: Request, slug: str, player: int) -> Response:
+        serializer = EntryWithdrawSerializer(data=request.data or {})
+        serializer.is_valid(raise_exception=True)
+        entry = services.entry_withdraw(acting_user=request.user, tournament=_tournament(slug), player=player,
+                                        reason=serializer.validated_data["reason"])
+        return Response(entry_data(entry))
+
+
+class RoundDetailView(APIView):
+    """A round: its matches, each with its games, the lots and the ballots; a preview may be discarded."""
+
+    @extend_schema(summary="Show a round", responses={200: RoundSerializer, 404: _ERRORS[404]})
+    def get(self, request: Request, slug: str, number: int) -> Response:
+        tournament = _tournament(slug)
+        round_ = selectors.round_detail(tournament, number)
+        if round_ is None:
+            raise services.RoundNotFound(f"Round {number} of {slug} does not exist.")
+        return Response(round_data(round_))
+
+    @extend_schema(summary="Discard a preview (director)", request=None,
+                   responses={204: None, **_errors(401, 403, 404, 409)})
+    def delete(self, request: Request, slug: str, number: int) -> Response:
+        services.round_discard(acting_user=request.user, tournament=_tournament(slug), number=number,
+                               reason=str(request.data.get("reason", "")) if hasattr(request.data, "get") else "")
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class RoundPairingsView(APIView):
+    """Edits a preview's pairings, with a reason that goes on the log."""
+
+    @extend_schema(summary="Edit the pairings of a preview (director, with a reason)", request=PairingsEditSerializer,
+                   responses={200: RoundSerializer, **_errors(400, 401, 403, 404, 409)})
+    def put(self, request: Request, slug: str, number: int) -> Response:
+        tournament = _tournament(slug)
+        serializer = PairingsEditSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        pairings = [tuple(p) for p in serializer.validated_data["pairings"]]
+        services.round_pairings_edit(acting_user=request.user, tournament=tournament, number=number,
+                                     pairings=pairings, reason=serializer.validated_data["reason"])
+        return Response(round_data(selectors.round_detail(tournament, number)))
+
+
+class RoundForfeitView(APIView):
+    """Marks a match of a preview as a forfeit (unplayed)."""
+
+    @extend_schema(summary="Forfeit a match of a preview (director, with a reason)", request=ForfeitSerializer,
+                   responses={200: RoundSerializer, **_errors(400, 401, 403, 404, 409)})
+    def post(self, request: Request, slug: str, number: int) -> Response:
+        tournament = _tournament(slug)
+        serializer = ForfeitSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.match_forfeit_set(acting_user=request.user, tournament=tournament, number=number,
+                                   **serializer.validated_data)
+        return Response(round_data(selectors.round_detail(tournament, number)))
+
+
+class RoundPublishView(APIView):
+    """Publishes a preview: lots are cast, ballots drawn and the games created."""
+
+    @extend_schema(summary="Publish a round and create its games (director)", request=None,
+                   responses={200: RoundSerializer, **_errors(401, 403, 404, 409)})
+    def post(self, request: Request, slug: str, number: int) -> Response:
+        tournament = _tournament(slug)
+        services.round_publish(acting_user=request.user, tournament=tournament, number=number)
+        return Response(round_data(selectors.round_detail(tournament, number)))
+
+
+@extend_schema(exclude=True)
+class RoundPublishSlashView(RoundPublishView):
+    """The same as ``publish``, with a trailing slash."""
+
+
+class PlayerRecordView(APIView):
+    """A player's record in a tournament: his standing and his matches round by round."""
+
+    @extend_schema(summary="A player's record in the tournament", responses={200: PlayerRecordSerializer,
+                                                                                404: _ERRORS[404]})
+    def get(self, request: Request, slug: str, player: int) -> Response:
+        tournament = _tournament(slug)
+        entry = get_object_or_404(Entry.objects.select_related("player"), tournament=tournament, player_id=player)
+        rows = selectors.standings(tournament)
+        standing = next((r for r in standings_data(rows) if r["player"]["id"] == player), None)
+        lines = selectors.player_record(tournament, entry.player)
+        return Response({
+            "player": player_ref(entry.player), "standing": standing,
+            "matches": [{"round": ln.round, "board": ln.board, "kind": ln.kind, "opponent": player_ref(ln.opponent),
+                         "game_points": ln.game_points, "opponent_game_points": ln.opponent_game_points,
+                         "outcome": ln.outcome, "games": ln.games} for ln in lines],
+        })
+
+
+class StandingsCSVView(APIView):
+    """The standings as a CSV file."""
+
+    @extend_schema(summary="The standings as CSV", responses={(200, "text/csv"): OpenApiTypes.STR, 404: _ERRORS[404]})
+    def get(self, request: Request, slug: str) -> HttpResponse:
+        tournament = _tournament(slug)
+        response = HttpResponse(selectors.standings_csv(tournament), content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-standings.csv"'
+        return response
+
+
+class CrosstableCSVView(APIView):
+    """The crosstable as a CSV file."""
+
+    @extend_schema(summary="The crosstable as CSV", responses={(200, "text/csv"): OpenApiTypes.STR, 404: _ERRORS[404]})
+    def get(self, request: Request, slug: str) -> HttpResponse:
+        tournament = _tournament(slug)
+        response = HttpResponse(selectors.crosstable_csv(tournament), content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-crosstable.csv"'
+        return response
+
+
+class TournamentPDNView(APIView):
+    """Every game of the tournament as one PDN file."""
+
+    @extend_schema(summary="Every game of the tournament as one PDN file",
+                   responses={(200, "text/plain"): OpenApiTypes.STR, 404: _ERRORS[404]})
+    def get(self, request: Request, slug: str) -> HttpResponse:
+        tournament = _tournament(slug)
+        response = HttpResponse(selectors.tournament_pdn(tournament), content_type="text/plain; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{tournament.slug}.pdn"'
+        return response
+
+
+@extend_schema(exclude=True)
+class TournamentPDNSlashView(TournamentPDNView):
+    """The same as ``pdn``, with a trailing slash."""

@@ -1,9 +1,10 @@
-"""Players, tournaments, entries and rounds."""
+"""Players, tournaments, entries, rounds, matches, the tournament log and rating history."""
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.db.models.functions import Mod
 
 
 class Player(models.Model):
@@ -49,6 +50,10 @@ class Tournament(models.Model):
         RUNNING = "running", "Running"
         FINISHED = "finished", "Finished"
 
+    class Opening(models.TextChoices):
+        GO_AS_YOU_PLEASE = "go-as-you-please", "Go as you please"
+        THREE_MOVE_BALLOT = "three-move-ballot", "3-move ballot"
+
     name = models.CharField(max_length=200)
     slug = models.SlugField(max_length=80, unique=True)
     format = models.CharField(max_length=24, choices=Format.choices, default=Format.ROUND_ROBIN)
@@ -61,6 +66,26 @@ class Tournament(models.Model):
     referees = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="refereed_tournaments")
     players = models.ManyToManyField(Player, through="Entry", related_name="tournaments")
     created_at = models.DateTimeField(auto_now_add=True)
+    round_count = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="The number of rounds of a Swiss (the API calls it rounds).",
+    )
+    progress_rule = models.CharField(max_length=24, default="forty-move-notice",
+                                     help_text="games.models.ProgressRule: how its games draw for lack of progress.")
+    repetition_threshold = models.PositiveSmallIntegerField(null=True, blank=True, default=4)
+    clock_control = models.JSONField(default=dict, blank=True, help_text="Kept as given; clocks are a later issue.")
+    opening = models.CharField(max_length=24, choices=Opening.choices, default=Opening.THREE_MOVE_BALLOT)
+    games_per_match = models.PositiveSmallIntegerField(default=2)
+    match_points_win = models.PositiveSmallIntegerField(default=2)
+    match_points_draw = models.PositiveSmallIntegerField(default=1)
+    match_points_loss = models.PositiveSmallIntegerField(default=0)
+    game_points_win = models.DecimalField(max_digits=4, decimal_places=1, default=1)
+    game_points_draw = models.DecimalField(max_digits=4, decimal_places=1, default="0.5")
+    tiebreaks = models.JSONField(default=list, blank=True, help_text="Tiebreak names, in order.")
+    rated = models.BooleanField(default=False)
+    knockout_extra_blocks = models.PositiveSmallIntegerField(
+        null=True, blank=True,
+        help_text="Knockout: how many 2-game blocks a tied match may add; empty: until decided.",
+    )
 
     class Meta:
         ordering = ["-start_date", "name"]
@@ -71,6 +96,15 @@ class Tournament(models.Model):
                 | models.Q(end_date__gte=models.F("start_date")),
                 name="tournament_ends_after_start",
             ),
+            models.CheckConstraint(condition=models.Q(games_per_match__gte=2), name="tournament_games_per_match_min_2"),
+            models.CheckConstraint(
+                condition=models.lookups.Exact(Mod("games_per_match", 2), 0), name="tournament_games_per_match_even",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(match_points_win__gte=models.F("match_points_draw"))
+                & models.Q(match_points_draw__gte=models.F("match_points_loss")),
+                name="tournament_match_points_ordered",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -78,11 +112,19 @@ class Tournament(models.Model):
 
 
 class Entry(models.Model):
-    """A player's entry in a tournament."""
+    """A player's entry in a tournament; a withdrawal keeps the entry (its results stand)."""
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", "Active"
+        WITHDRAWN = "withdrawn", "Withdrawn"
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
     created_at = models.DateTimeField(auto_now_add=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
+    first_round = models.PositiveSmallIntegerField(default=1, help_text="A late entry is paired from this round on.")
+    withdrawn_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    seed = models.PositiveIntegerField(null=True, blank=True, help_text="The starting rank (by rating) when it starts.")
 
     class Meta:
         constraints = [
@@ -105,6 +147,9 @@ class Round(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PREVIEW)
+    explanation = models.JSONField(default=list, blank=True, help_text="Why the pairing is as it is (Swiss).")
+    created_at = models.DateTimeField(null=True, blank=True)
+    published_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["tournament", "number"]
@@ -115,3 +160,127 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament} round {self.number}"
+
+
+class Match(models.Model):
+    """A pairing of a round: an even number of games between two players (Law 26), or a bye.
+
+    Lots are cast once, at the start of the match, for colour (Law 6): ``lots_seed`` and
+    ``first_black`` (who has Black in game 1) record the draw; colours then alternate. With the
+    3-move ballot, ``ballots`` holds the openings drawn (each played twice, colours reversed)
+    and ``ballot_seed`` the seed they were drawn with.
+    """
+
+    class Kind(models.TextChoices):
+        PLAYED = "played", "Played"
+        BYE = "bye", "Bye"
+        FORFEIT = "forfeit", "Forfeit (unplayed)"
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
+    board = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.PLAYED)
+    player_one = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    player_two = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    forfeit_winner = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+",
+                                       help_text="A forfeit: who is awarded the match (empty: both lose).")
+    games_planned = models.PositiveSmallIntegerField(default=2)
+    lots_seed = models.CharField(max_length=64, blank=True)
+    first_black = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+",
+                                    help_text="The outcome of the lots: who has Black in game 1.")
+    ballot_seed = models.CharField(max_length=64, blank=True, help_text="The seed of the first ballot draw.")
+    ballots = models.JSONField(default=list, blank=True,
+                               help_text="The openings drawn, in order: number, moves, fen, seed, index.")
+    explanation = models.TextField(blank=True, help_text="Why this pairing was made (Swiss).")
+    edited = models.BooleanField(default=False, help_text="The director edited this pairing of the preview.")
+
+    class Meta:
+        ordering = ["round", "board"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "board"], name="match_unique_board"),
+            models.CheckConstraint(condition=~models.Q(player_one=models.F("player_two")),
+                                   name="match_distinct_players"),
+            models.CheckConstraint(
+                condition=models.Q(kind="bye", player_two__isnull=True)
+                | (~models.Q(kind="bye") & models.Q(player_two__isnull=False)),
+                name="match_bye_iff_no_opponent",
+            ),
+            models.CheckConstraint(condition=models.lookups.Exact(Mod("games_planned", 2), 0),
+                                   name="match_games_planned_even"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_one} v {self.player_two or 'bye'}"
+
+
+class MatchGame(models.Model):
+    """A game of a match: its number in the match and the ballot it was played from."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="match_games")
+    game = models.OneToOneField("games.Game", on_delete=models.CASCADE, related_name="match_game")
+    number = models.PositiveSmallIntegerField()
+    ballot_number = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="match_game_unique_number"),
+        ]
+
+
+class TournamentLog(models.Model):
+    """The tournament's append-only log: status changes, pairings, edits, corrections, ratings.
+
+    A correction is a new row that names the one it supersedes; rows are never edited.
+    """
+
+    class Kind(models.TextChoices):
+        CREATED = "created", "Created"
+        STATUS_CHANGED = "status_changed", "Status changed"
+        ENTRY_ADDED = "entry_added", "Entry added"
+        ENTRY_WITHDRAWN = "entry_withdrawn", "Entry withdrawn"
+        ROUND_PAIRED = "round_paired", "Round paired (preview)"
+        PAIRING_EDITED = "pairing_edited", "Pairing edited"
+        ROUND_PUBLISHED = "round_published", "Round published"
+        REFEREES_ASSIGNED = "referees_assigned", "Referees assigned"
+        RESULT_RECORDED = "result_recorded", "Result recorded"
+        RESULT_CORRECTED = "result_corrected", "Result corrected"
+        MATCH_EXTENDED = "match_extended", "Knockout match extended"
+        RATINGS_UPDATED = "ratings_updated", "Ratings updated"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="log")
+    kind = models.CharField(max_length=24, choices=Kind.choices)
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                              related_name="+")
+    from_status = models.CharField(max_length=16, blank=True)
+    to_status = models.CharField(max_length=16, blank=True)
+    reason = models.TextField(blank=True)
+    data = models.JSONField(default=dict, blank=True)
+    supersedes = models.OneToOneField("self", null=True, blank=True, on_delete=models.PROTECT,
+                                      related_name="superseded_by")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.tournament}: {self.kind}"
+
+
+class RatingHistory(models.Model):
+    """A player's rating before and after a rated tournament."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_history")
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rating_history")
+    rating_before = models.IntegerField(null=True, blank=True)
+    rating_after = models.IntegerField()
+    games = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["player", "created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["player", "tournament"], name="rating_history_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.rating_before} -> {self.rating_after}"

@@ -1,11 +1,28 @@
-"""Reads of tournaments that are more than a one-line query."""
+"""Reads of tournaments that are more than a one-line query.
+
+Their query counts do not grow with the number of players or rounds; tests pin them.
+"""
 
 from __future__ import annotations
 
-from django.db.models import Count, Prefetch, QuerySet
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from django.db.models import Count, Prefetch, Q, QuerySet
 
 from games.models import Game
-from tournaments.models import Round, Tournament
+from tournaments.models import (
+    Entry,
+    Match,
+    MatchGame,
+    Player,
+    RatingHistory,
+    Round,
+    Tournament,
+    TournamentLog,
+)
+from tournaments.services import pure
 
 
 def tournament_list_for_home() -> QuerySet[Tournament]:
@@ -17,3 +34,426 @@ def tournament_list_for_home() -> QuerySet[Tournament]:
         .prefetch_related(Prefetch("rounds", queryset=rounds))
         .order_by("-start_date", "name")
     )
+
+
+def tournament_list() -> QuerySet[Tournament]:
+    """Returns the tournaments with their player counts, newest first."""
+    return Tournament.objects.annotate(
+        player_count=Count("entries", filter=Q(entries__status=Entry.Status.ACTIVE), distinct=True),
+    ).order_by("-start_date", "-created_at", "name")
+
+
+# --- match outcomes ---------------------------------------------------------------------------
+
+
+@dataclass
+class MatchOutcome:
+    """What a match came to: game points each, whether it is decided, the winner."""
+
+    id: int
+    round: int
+    board: int
+    kind: str
+    one: int
+    two: int | None
+    games_planned: int
+    first_black: int | None = None
+    lots_seed: str = ""
+    games_finished: int = 0
+    games_total: int = 0
+    game_points_one: float = 0.0
+    game_points_two: float = 0.0
+    wins_one: int = 0
+    wins_two: int = 0
+    complete: bool = False
+    winner: int | None = None
+    tied: bool = False
+    results: list[tuple[int, int, int, str | None]] = field(default_factory=list)
+
+
+def match_outcomes(tournament: Tournament, rounds: list[Round] | None = None) -> dict[int, MatchOutcome]:
+    """Returns the outcome of every match of the published rounds (or of the given rounds), by id.
+
+    Two queries, whatever the number of players and rounds.
+    """
+    matches = Match.objects.filter(round__tournament=tournament).exclude(round__status=Round.Status.PREVIEW)
+    games = MatchGame.objects.filter(match__round__tournament=tournament)
+    if rounds is not None:
+        matches = matches.filter(round__in=rounds)
+        games = games.filter(match__round__in=rounds)
+    win = float(tournament.game_points_win)
+    draw = float(tournament.game_points_draw)
+    outcomes: dict[int, MatchOutcome] = {}
+    for mid, number, board, kind, one, two, forfeit_winner, planned, first_black, lots_seed in matches.values_list(
+        "id", "round__number", "board", "kind", "player_one_id", "player_two_id", "forfeit_winner_id", "games_planned",
+        "first_black_id", "lots_seed",
+    ):
+        outcome = MatchOutcome(id=mid, round=number, board=board, kind=kind, one=one, two=two, games_planned=planned,
+                               first_black=first_black, lots_seed=lots_seed)
+        if kind == Match.Kind.BYE:
+            outcome.complete, outcome.winner = True, one
+            outcome.game_points_one = planned * win
+        elif kind == Match.Kind.FORFEIT:
+            outcome.complete, outcome.winner = True, forfeit_winner
+            if forfeit_winner == one:
+                outcome.game_points_one = planned * win
+            elif forfeit_winner == two:
+                outcome.game_points_two = planned * win
+        outcomes[mid] = outcome
+    for mid, _number, game_id, black, white, status, result in games.order_by("match_id", "number").values_list(
+        "match_id", "number", "game_id", "game__black_id", "game__white_id", "game__status", "game__result"
+    ):
+        outcome = outcomes.get(mid)
+        if outcome is None:
+            continue
+        outcome.games_total += 1
+        outcome.results.append((game_id, black, white, result if status == Game.Status.FINISHED else None))
+        if status != Game.Status.FINISHED or not result:
+            continue
+        outcome.games_finished += 1
+        if result == Game.Result.DRAW:
+            points = {black: draw, white: draw}
+        else:
+            winner = black if result == Game.Result.BLACK_WINS else white
+            points = {winner: win, (white if winner == black else black): 0.0}
+            if winner == outcome.one:
+                outcome.wins_one += 1
+            else:
+                outcome.wins_two += 1
+        outcome.game_points_one += points.get(outcome.one, 0.0)
+        outcome.game_points_two += points.get(outcome.two, 0.0) if outcome.two else 0.0
+    knockout = tournament.format == Tournament.Format.KNOCKOUT
+    for outcome in outcomes.values():
+        if outcome.kind != Match.Kind.PLAYED:
+            continue
+        done = outcome.games_total >= outcome.games_planned and outcome.games_finished == outcome.games_total
+        if not done:
+            continue
+        if knockout:
+            _knockout_decide(tournament, outcome)
+            continue
+        if outcome.game_points_one > outcome.game_points_two:
+            outcome.winner = outcome.one
+        elif outcome.game_points_two > outcome.game_points_one:
+            outcome.winner = outcome.two
+        else:
+            outcome.tied = True
+        outcome.complete = True
+    return outcomes
+
+
+def _knockout_decide(tournament: Tournament, outcome: MatchOutcome) -> None:
+    """Decides a finished knockout match: a winner, or a tie that needs another 2-game block."""
+    scores = []
+    for _game_id, black, _white, result in outcome.results:
+        if result == Game.Result.DRAW:
+            scores.append(0.5)
+        else:
+            winner = black if result == Game.Result.BLACK_WINS else _white
+            scores.append(1.0 if winner == outcome.one else 0.0)
+    decision = pure.knockout_decide(
+        outcome.one, outcome.two, scores, games_per_match=outcome.games_planned,  # type: ignore[arg-type]
+        max_blocks=tournament.knockout_extra_blocks, seed=int(outcome.lots_seed) if outcome.lots_seed else 0,
+    )
+    outcome.winner = decision.winner
+    outcome.tied = decision.winner is None or outcome.game_points_one == outcome.game_points_two
+    outcome.complete = decision.winner is not None
+
+
+def scoring_of(tournament: Tournament) -> pure.Scoring:
+    """Returns the tournament's scoring: match points, and a bye worth a won match."""
+    return pure.Scoring(
+        win=float(tournament.match_points_win), draw=float(tournament.match_points_draw),
+        loss=float(tournament.match_points_loss), bye=float(tournament.match_points_win),
+        bye_game_points=float(tournament.game_points_win) * tournament.games_per_match,
+    )
+
+
+def match_results(outcomes: dict[int, MatchOutcome]) -> list[pure.MatchResult]:
+    """Returns the decided matches as the scoring functions take them."""
+    results = []
+    for o in outcomes.values():
+        if not o.complete:
+            continue
+        results.append(pure.MatchResult(round=o.round, a=o.one, b=o.two, a_points=o.game_points_one,
+                                        b_points=o.game_points_two, kind=o.kind))
+    return results
+
+
+@dataclass
+class StandingsRow:
+    rank: int
+    player: Player
+    points: float
+    tiebreaks: dict[str, float]
+    game_points: float
+    wins: int
+    played: int
+    withdrawn: bool
+
+
+def standings_rows(tournament: Tournament) -> list[pure.StandingRow]:
+    """Returns the plain standings (player ids) of the tournament. Three queries."""
+    players = list(Entry.objects.filter(tournament=tournament).values_list("player_id", flat=True))
+    outcomes = match_outcomes(tournament)
+    return pure.standings(players, match_results(outcomes), tiebreaks=list(tournament.tiebreaks or []),
+                          scoring=scoring_of(tournament))
+
+
+def standings(tournament: Tournament) -> list[StandingsRow]:
+    """Returns the standings with the players: in order, with points, tiebreaks, game points, wins, rank.
+
+    Three queries whatever the number of players: entries with players, matches, games.
+    """
+    entries = {e.player_id: e for e in Entry.objects.filter(tournament=tournament).select_related("player")}
+    outcomes = match_outcomes(tournament)
+    rows = pure.standings(list(entries), match_results(outcomes), tiebreaks=list(tournament.tiebreaks or []),
+                          scoring=scoring_of(tournament))
+    return [
+        StandingsRow(rank=r.rank, player=entries[r.player].player, points=r.points, tiebreaks=r.tiebreaks,
+                     game_points=r.game_points, wins=r.wins, played=r.played,
+                     withdrawn=entries[r.player].status == Entry.Status.WITHDRAWN)
+        for r in rows
+    ]
+
+
+@dataclass
+class CrosstableCell:
+    """One round of a player's line in the crosstable."""
+
+    round: int
+    opponent: int | None
+    opponent_rank: int | None
+    game_points: float
+    opponent_game_points: float
+    match_points: float
+    kind: str  # played, bye, forfeit
+
+
+@dataclass
+class CrosstableRow:
+    rank: int
+    player: Player
+    points: float
+    rounds: list[CrosstableCell]
+    cells: list[str]  # round robin only: game points against each player, in the order of the rows
+
+
+def crosstable(tournament: Tournament) -> tuple[list[StandingsRow], list[CrosstableRow]]:
+    """Returns the standings and the crosstable, in standings order.
+
+    Each row lists the player's rounds (opponent, his rank, the game points each, the match
+    points). For a round robin it also has the square table's cells: per opponent the game
+    points scored in their matches ("x" on the diagonal, "+"/"-" for a forfeit, one score per
+    match in a double round robin). Three queries.
+    """
+    entries = {e.player_id: e for e in Entry.objects.filter(tournament=tournament).select_related("player")}
+    outcomes = match_outcomes(tournament)
+    results = match_results(outcomes)
+    scoring = scoring_of(tournament)
+    plain = pure.standings(list(entries), results, tiebreaks=list(tournament.tiebreaks or []), scoring=scoring)
+    rows = [
+        StandingsRow(rank=r.rank, player=entries[r.player].player, points=r.points, tiebreaks=r.tiebreaks,
+                     game_points=r.game_points, wins=r.wins, played=r.played,
+                     withdrawn=entries[r.player].status == Entry.Status.WITHDRAWN)
+        for r in plain
+    ]
+    rank = {r.player.pk: r.rank for r in rows}
+    lines = pure.crosstable_lines(results, list(entries), scoring)
+    dense = tournament.format in (Tournament.Format.ROUND_ROBIN, Tournament.Format.DOUBLE_ROUND_ROBIN)
+    scored: dict[tuple[int, int], list[str]] = {}
+    if dense:
+        for o in outcomes.values():
+            if o.two is None or not o.complete:
+                continue
+            if o.kind == Match.Kind.FORFEIT:
+                one, two = ("+", "-") if o.winner == o.one else ("-", "+") if o.winner == o.two else ("-", "-")
+            else:
+                one, two = _fmt(o.game_points_one), _fmt(o.game_points_two)
+            scored.setdefault((o.one, o.two), []).append(one)
+            scored.setdefault((o.two, o.one), []).append(two)
+    order = [r.player.pk for r in rows]
+    table = []
+    for r in rows:
+        cells = ["x" if other == r.player.pk else " ".join(scored.get((r.player.pk, other), []))
+                 for other in order] if dense else []
+        rounds = [CrosstableCell(round=e.round, opponent=e.opponent, opponent_rank=rank.get(e.opponent),
+                                 game_points=float(e.game_points), opponent_game_points=float(e.opponent_game_points),
+                                 match_points=float(e.match_points), kind=str(e.kind))
+                  for e in lines.get(r.player.pk, [])]
+        table.append(CrosstableRow(rank=r.rank, player=r.player, points=r.points, rounds=rounds, cells=cells))
+    return rows, table
+
+
+def _fmt(value: float | Decimal) -> str:
+    return f"{float(value):g}"
+
+
+# --- rounds -------------------------------------------------------------------------------------
+
+
+def round_detail(tournament: Tournament, number: int) -> Round | None:
+    """Returns the round with its matches, their players and games prefetched. Three queries."""
+    games = MatchGame.objects.select_related("game").order_by("number")
+    matches = (Match.objects.select_related("player_one", "player_two", "first_black", "forfeit_winner")
+               .prefetch_related(Prefetch("match_games", queryset=games)).order_by("board"))
+    return (Round.objects.filter(tournament=tournament, number=number)
+            .prefetch_related(Prefetch("matches", queryset=matches)).first())
+
+
+def rounds_with_matches(tournament: Tournament) -> list[Round]:
+    """Returns every round with its matches and games (for the tournament page). Four queries.
+
+    ``round.loose_games`` lists games of the round that belong to no match (made outside the
+    tournament services, e.g. by the demo seed).
+    """
+    games = MatchGame.objects.select_related("game").order_by("number")
+    matches = (Match.objects.select_related("player_one", "player_two", "first_black", "forfeit_winner")
+               .prefetch_related(Prefetch("match_games", queryset=games)).order_by("board"))
+    loose = Game.objects.filter(match_game__isnull=True).select_related("black", "white").order_by("id")
+    return list(Round.objects.filter(tournament=tournament).order_by("number")
+                .prefetch_related(Prefetch("matches", queryset=matches),
+                                  Prefetch("games", queryset=loose, to_attr="loose_games")))
+
+
+def tournament_log(tournament: Tournament) -> QuerySet[TournamentLog]:
+    return TournamentLog.objects.filter(tournament=tournament).select_related("actor").order_by("id")
+
+
+# --- players ---------------------------------------------------------------------------------
+
+
+@dataclass
+class RecordLine:
+    round: int
+    board: int
+    kind: str
+    opponent: Player | None
+    games: list[dict[str, Any]]
+    game_points: float
+    opponent_game_points: float
+    outcome: str  # win, draw, loss, pending, bye, forfeit
+
+
+def player_record(tournament: Tournament, player: Player) -> list[RecordLine]:
+    """Returns the player's matches in the tournament, round by round, with their games."""
+    matches = (Match.objects.filter(round__tournament=tournament).exclude(round__status=Round.Status.PREVIEW)
+               .filter(Q(player_one=player) | Q(player_two=player))
+               .select_related("round", "player_one", "player_two")
+               .prefetch_related(Prefetch("match_games", queryset=MatchGame.objects.select_related("game")))
+               .order_by("round__number"))
+    outcomes = match_outcomes(tournament)
+    lines = []
+    for m in matches:
+        o = outcomes.get(m.pk)
+        mine_first = m.player_one_id == player.pk
+        opponent = m.player_two if mine_first else m.player_one
+        gp = (o.game_points_one if mine_first else o.game_points_two) if o else 0.0
+        ogp = (o.game_points_two if mine_first else o.game_points_one) if o else 0.0
+        if m.kind == Match.Kind.BYE:
+            outcome = "bye"
+        elif o is None or not o.complete:
+            outcome = "pending"
+        elif o.winner is None:
+            outcome = "loss" if m.kind == Match.Kind.FORFEIT else "draw"
+        else:
+            outcome = "win" if o.winner == player.pk else "loss"
+        if m.kind == Match.Kind.FORFEIT:
+            outcome = f"forfeit {outcome}"
+        games = []
+        for mg in m.match_games.all():
+            g = mg.game
+            colour = "black" if g.black_id == player.pk else "white"
+            games.append({"id": g.pk, "number": mg.number, "colour": colour, "result": g.result,
+                          "status": g.status, "ballot": mg.ballot_number})
+        lines.append(RecordLine(round=m.round.number, board=m.board, kind=m.kind, opponent=opponent, games=games,
+                                game_points=gp, opponent_game_points=ogp, outcome=outcome))
+    return lines
+
+
+def player_tournaments(player: Player) -> QuerySet[Tournament]:
+    return Tournament.objects.filter(entries__player=player).order_by("-start_date", "-created_at")
+
+
+def player_rating_history(player: Player) -> QuerySet[RatingHistory]:
+    return RatingHistory.objects.filter(player=player).select_related("tournament").order_by("created_at", "id")
+
+
+def player_games_pending(player: Player) -> QuerySet[Game]:
+    """Returns the player's games not finished yet, in published rounds (his next games first)."""
+    return (Game.objects.filter(Q(black=player) | Q(white=player)).exclude(status=Game.Status.FINISHED)
+            .select_related("black", "white", "round__tournament", "match_game__match").order_by("id"))
+
+
+def player_games_finished(player: Player, limit: int = 50) -> QuerySet[Game]:
+    return (Game.objects.filter(Q(black=player) | Q(white=player), status=Game.Status.FINISHED)
+            .select_related("black", "white", "round__tournament").order_by("-finished_at", "-id")[:limit])
+
+
+def tournament_games(tournament: Tournament) -> QuerySet[Game]:
+    """Returns every game of the tournament in round and board order (for the PDN export)."""
+    return (Game.objects.filter(round__tournament=tournament)
+            .select_related("black", "white", "round", "round__tournament", "match_game__match")
+            .order_by("round__number", "match_game__match__board", "match_game__number", "id"))
+
+
+# --- exports -----------------------------------------------------------------------------------
+
+
+def standings_csv(tournament: Tournament) -> str:
+    """Returns the standings as CSV: rank, player, club, points, the tiebreaks, game points, wins."""
+    import csv
+    import io
+
+    rows = standings(tournament)
+    names = list(tournament.tiebreaks or [])
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["rank", "player_id", "player", "club", "points", *names, "game_points", "wins", "played"])
+    for r in rows:
+        writer.writerow([r.rank, r.player.pk, r.player.name, r.player.club, _fmt(r.points),
+                         *[_fmt(r.tiebreaks.get(n, 0.0)) for n in names], _fmt(r.game_points), r.wins, r.played])
+    return out.getvalue()
+
+
+def tournament_pdn(tournament: Tournament) -> str:
+    """Returns every game of the tournament as one PDN file, in round, board and game order."""
+    from games.pdn_export import game_pdn
+
+    return "\n".join(game_pdn(game).rstrip("\n") + "\n" for game in tournament_games(tournament))
+
+
+def crosstable_csv(tournament: Tournament) -> str:
+    """Returns the crosstable as CSV: rank, player, points, then per opponent (round robin) or per round.
+
+    A round's cell is the opponent's rank and the game points each (``3:2-0``), ``bye``, or the
+    opponent's rank with ``+``/``-`` for a forfeit.
+    """
+    import csv
+    import io
+
+    _rows, table = crosstable(tournament)
+    out = io.StringIO()
+    writer = csv.writer(out)
+    dense = bool(table and table[0].cells)
+    rounds = sorted({c.round for row in table for c in row.rounds})
+    columns = [str(i) for i in range(1, len(table) + 1)] if dense else [f"R{n}" for n in rounds]
+    writer.writerow(["rank", "player", "points", *columns])
+    for row in table:
+        if dense:
+            cells = row.cells
+        else:
+            by_round = {c.round: c for c in row.rounds}
+            cells = []
+            for n in rounds:
+                c = by_round.get(n)
+                if c is None:
+                    cells.append("")
+                elif c.kind == "bye":
+                    cells.append("bye")
+                elif c.kind == "forfeit":
+                    cells.append(f"{c.opponent_rank}{'+' if c.match_points > 0 else '-'}")
+                else:
+                    cells.append(f"{c.opponent_rank}:{_fmt(c.game_points)}-{_fmt(c.opponent_game_points)}")
+        writer.writerow([row.rank, row.player.name, _fmt(row.points), *cells])
+    return out.getvalue()

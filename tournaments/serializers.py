@@ -1,8 +1,14 @@
-"""API representations of players and tournaments."""
+"""API representations of players, tournaments, rounds, matches and standings."""
+
+from __future__ import annotations
+
+from typing import Any
 
 from rest_framework import serializers
 
-from tournaments.models import Player, Tournament
+from games.models import Game, ProgressRule, RuleSet
+from tournaments.models import Player, Round, Tournament, TournamentLog
+from tournaments.scoring import TIEBREAKS
 
 
 class PlayerSerializer(serializers.ModelSerializer):
@@ -17,8 +23,297 @@ class PlayerSerializer(serializers.ModelSerializer):
         return value
 
 
+class PlayersImportSerializer(serializers.Serializer):
+    csv = serializers.CharField(trim_whitespace=False, help_text="CSV text with a header line.")
+    dry_run = serializers.BooleanField(required=False, default=False)
+
+
+class RefusedRowSerializer(serializers.Serializer):
+    line = serializers.IntegerField()
+    reason = serializers.CharField()
+    row = serializers.DictField(child=serializers.CharField(allow_blank=True))
+
+
+class PlayersImportReportSerializer(serializers.Serializer):
+    created = serializers.ListField(child=serializers.DictField())
+    refused = RefusedRowSerializer(many=True)
+    dry_run = serializers.BooleanField()
+
+
+class TournamentPlayerRefSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+def player_ref(player: Player | None) -> dict[str, Any] | None:
+    return {"id": player.pk, "name": player.name} if player is not None else None
+
+
 class TournamentSerializer(serializers.ModelSerializer):
+    rounds = serializers.IntegerField(source="round_count", allow_null=True)
+    directors = serializers.SlugRelatedField(slug_field="username", many=True, read_only=True)
+    referees = serializers.SlugRelatedField(slug_field="username", many=True, read_only=True)
+    scoring = serializers.SerializerMethodField()
+
     class Meta:
         model = Tournament
-        fields = ["id", "name", "slug", "format", "rule_set", "venue", "start_date", "end_date", "status"]
+        fields = ["id", "name", "slug", "format", "rounds", "rule_set", "progress_rule", "opening",
+                  "games_per_match", "scoring", "tiebreaks", "rated", "clock_control", "knockout_extra_blocks",
+                  "venue", "start_date", "end_date", "status", "directors", "referees"]
         read_only_fields = fields
+
+    def get_scoring(self, obj: Tournament) -> dict[str, Any]:
+        return {
+            "match_points": {"win": obj.match_points_win, "draw": obj.match_points_draw,
+                             "loss": obj.match_points_loss},
+            "game_points": {"win": float(obj.game_points_win), "draw": float(obj.game_points_draw), "loss": 0.0},
+        }
+
+
+class ScoringInputSerializer(serializers.Serializer):
+    win = serializers.IntegerField(min_value=0, default=2)
+    draw = serializers.IntegerField(min_value=0, default=1)
+    loss = serializers.IntegerField(min_value=0, default=0)
+
+
+class TournamentCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=200)
+    slug = serializers.SlugField(max_length=80, required=False, allow_blank=True, default="")
+    format = serializers.ChoiceField(choices=Tournament.Format.choices, default=Tournament.Format.ROUND_ROBIN)
+    rounds = serializers.IntegerField(min_value=1, required=False, allow_null=True, default=None,
+                                      help_text="The number of rounds of a Swiss.")
+    games_per_match = serializers.IntegerField(min_value=2, default=2, help_text="Even: 2, 4, ...")
+    opening = serializers.ChoiceField(choices=Tournament.Opening.choices, default=Tournament.Opening.THREE_MOVE_BALLOT)
+    rule_set = serializers.ChoiceField(choices=RuleSet.choices, default=RuleSet.STANDARD)
+    progress_rule = serializers.ChoiceField(choices=ProgressRule.choices, default=ProgressRule.FORTY_MOVE_NOTICE)
+    referees = serializers.ListField(child=serializers.CharField(), required=False, default=list)
+    venue = serializers.CharField(required=False, allow_blank=True, default="")
+    start_date = serializers.DateField(required=False, allow_null=True, default=None)
+    end_date = serializers.DateField(required=False, allow_null=True, default=None)
+    clock_control = serializers.JSONField(required=False, default=dict)
+    tiebreaks = serializers.ListField(child=serializers.ChoiceField(choices=list(TIEBREAKS)), required=False,
+                                      allow_null=True, default=None)
+    rated = serializers.BooleanField(required=False, default=False)
+    scoring = ScoringInputSerializer(required=False)
+    knockout_extra_blocks = serializers.IntegerField(min_value=0, required=False, allow_null=True, default=None)
+
+    def validate_games_per_match(self, value: int) -> int:
+        if value % 2:
+            raise serializers.ValidationError("A match is an even number of games (Law 26): 2, 4, ...")
+        return value
+
+    def validate_clock_control(self, value: Any) -> Any:
+        if not isinstance(value, dict):
+            raise serializers.ValidationError("A JSON object.")
+        return value
+
+    def service_kwargs(self) -> dict[str, Any]:
+        data = dict(self.validated_data)
+        scoring = data.pop("scoring", None) or {}
+        data["round_count"] = data.pop("rounds")
+        data["match_points_win"] = scoring.get("win", 2)
+        data["match_points_draw"] = scoring.get("draw", 1)
+        data["match_points_loss"] = scoring.get("loss", 0)
+        return data
+
+
+class EntryCreateSerializer(serializers.Serializer):
+    player = serializers.IntegerField()
+
+
+class EntryWithdrawSerializer(serializers.Serializer):
+    reason = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class EntrySerializer(serializers.Serializer):
+    player = TournamentPlayerRefSerializer()
+    rating = serializers.IntegerField(allow_null=True)
+    status = serializers.CharField()
+    seed = serializers.IntegerField(allow_null=True)
+    first_round = serializers.IntegerField()
+    withdrawn_after_round = serializers.IntegerField(allow_null=True)
+
+
+def entry_data(entry: Any) -> dict[str, Any]:
+    return {"player": player_ref(entry.player), "rating": entry.player.rating, "status": entry.status,
+            "seed": entry.seed, "first_round": entry.first_round, "withdrawn_after_round": entry.withdrawn_after_round}
+
+
+class StatusSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=[s for s in Tournament.Status.choices if s[0] != "draft"])
+    reason = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class RefereesSerializer(serializers.Serializer):
+    referees = serializers.ListField(child=serializers.CharField())
+
+
+class PairingsEditSerializer(serializers.Serializer):
+    pairings = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField(allow_null=True), min_length=1, max_length=2),
+        help_text="[[player_one, player_two], [player, null] for a bye, ...]",
+    )
+    reason = serializers.CharField()
+
+
+class ForfeitSerializer(serializers.Serializer):
+    board = serializers.IntegerField(min_value=1)
+    winner = serializers.IntegerField(allow_null=True, help_text="The player awarded the match; null: both absent.")
+    reason = serializers.CharField()
+
+
+class ResultSerializer(serializers.Serializer):
+    game = serializers.IntegerField()
+    result = serializers.ChoiceField(choices=Game.Result.choices)
+    reason = serializers.CharField()
+
+
+# --- read shapes (documented for the schema; the views build plain dicts) ----------------------
+
+
+class GameBriefSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    number = serializers.IntegerField()
+    black = TournamentPlayerRefSerializer()
+    white = TournamentPlayerRefSerializer()
+    start_fen = serializers.CharField()
+    ballot = serializers.IntegerField(allow_null=True)
+    status = serializers.CharField()
+    result = serializers.CharField(allow_null=True)
+    termination = serializers.CharField(allow_null=True)
+
+
+class LotsSerializer(serializers.Serializer):
+    seed = serializers.CharField()
+    black_first = TournamentPlayerRefSerializer(allow_null=True)
+
+
+class BallotSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    moves = serializers.CharField()
+    fen = serializers.CharField()
+    seed = serializers.CharField()
+    index = serializers.IntegerField()
+
+
+class MatchSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    board = serializers.IntegerField()
+    kind = serializers.CharField()
+    player_one = TournamentPlayerRefSerializer()
+    player_two = TournamentPlayerRefSerializer(allow_null=True)
+    explanation = serializers.CharField()
+    edited = serializers.BooleanField()
+    lots = LotsSerializer(allow_null=True)
+    ballots = BallotSerializer(many=True)
+    forfeit_winner = TournamentPlayerRefSerializer(allow_null=True)
+    games = GameBriefSerializer(many=True)
+
+
+class RoundSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    status = serializers.CharField()
+    explanation = serializers.ListField(child=serializers.CharField())
+    published_at = serializers.DateTimeField(allow_null=True)
+    matches = MatchSerializer(many=True)
+
+
+def match_data(match: Any) -> dict[str, Any]:
+    games = []
+    for mg in match.match_games.all():
+        g = mg.game
+        games.append({
+            "id": g.pk, "number": mg.number,
+            "black": {"id": g.black_id, "name": match.player_one.name if g.black_id == match.player_one_id
+                      else match.player_two.name},
+            "white": {"id": g.white_id, "name": match.player_one.name if g.white_id == match.player_one_id
+                      else match.player_two.name},
+            "start_fen": g.initial_fen, "ballot": mg.ballot_number, "status": g.status, "result": g.result,
+            "termination": g.termination,
+        })
+    return {
+        "id": match.pk, "board": match.board, "kind": match.kind, "player_one": player_ref(match.player_one),
+        "player_two": player_ref(match.player_two), "explanation": match.explanation, "edited": match.edited,
+        "lots": {"seed": match.lots_seed, "black_first": player_ref(match.first_black)} if match.lots_seed else None,
+        "ballots": match.ballots, "forfeit_winner": player_ref(match.forfeit_winner), "games": games,
+    }
+
+
+def round_data(round_: Round) -> dict[str, Any]:
+    return {"number": round_.number, "status": round_.status, "explanation": round_.explanation,
+            "published_at": round_.published_at, "matches": [match_data(m) for m in round_.matches.all()]}
+
+
+class StandingsRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    player = TournamentPlayerRefSerializer()
+    points = serializers.FloatField()
+    tiebreaks = serializers.DictField(child=serializers.FloatField(), help_text="By name, in the tournament's order.")
+    game_points = serializers.FloatField()
+    wins = serializers.IntegerField()
+    played = serializers.IntegerField()
+    withdrawn = serializers.BooleanField()
+
+
+def standings_data(rows: list[Any]) -> list[dict[str, Any]]:
+    return [{"rank": r.rank, "player": player_ref(r.player), "points": r.points, "tiebreaks": r.tiebreaks,
+             "game_points": r.game_points, "wins": r.wins, "played": r.played, "withdrawn": r.withdrawn}
+            for r in rows]
+
+
+class CrosstableCellSerializer(serializers.Serializer):
+    round = serializers.IntegerField()
+    opponent = serializers.IntegerField(allow_null=True)
+    opponent_rank = serializers.IntegerField(allow_null=True)
+    game_points = serializers.FloatField()
+    opponent_game_points = serializers.FloatField()
+    match_points = serializers.FloatField()
+    kind = serializers.CharField()
+
+
+class CrosstableRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    player = TournamentPlayerRefSerializer()
+    points = serializers.FloatField()
+    rounds = CrosstableCellSerializer(many=True)
+    cells = serializers.ListField(child=serializers.CharField(),
+                                  help_text="Round robin only: game points against each player, in row order.")
+
+
+class CrosstableSerializer(serializers.Serializer):
+    players = TournamentPlayerRefSerializer(many=True)
+    rows = CrosstableRowSerializer(many=True)
+
+
+class RecordLineSerializer(serializers.Serializer):
+    round = serializers.IntegerField()
+    board = serializers.IntegerField()
+    kind = serializers.CharField()
+    opponent = TournamentPlayerRefSerializer(allow_null=True)
+    game_points = serializers.FloatField()
+    opponent_game_points = serializers.FloatField()
+    outcome = serializers.CharField()
+    games = serializers.ListField(child=serializers.DictField())
+
+
+class PlayerRecordSerializer(serializers.Serializer):
+    player = TournamentPlayerRefSerializer()
+    standing = StandingsRowSerializer(allow_null=True)
+    matches = RecordLineSerializer(many=True)
+
+
+class TournamentLogSerializer(serializers.ModelSerializer):
+    actor = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    supersedes = serializers.PrimaryKeyRelatedField(read_only=True)
+
+    class Meta:
+        model = TournamentLog
+        fields = ["id", "kind", "actor", "from_status", "to_status", "reason", "data", "supersedes", "created_at"]
+        read_only_fields = fields
+
+
+def crosstable_row(row: Any) -> dict[str, Any]:
+    return {"rank": row.rank, "player": player_ref(row.player), "points": row.points, "cells": row.cells,
+            "rounds": [{"round": c.round, "opponent": c.opponent, "opponent_rank": c.opponent_rank,
+                        "game_points": c.game_points, "opponent_game_points": c.opponent_game_points,
+                        "match_points": c.match_points, "kind": c.kind} for c in row.rounds]}

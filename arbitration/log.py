@@ -1,0 +1,130 @@
+"""The arbitration log's hash chain: appending an entry and verifying a game's chain.
+
+Each entry's ``hash`` is the SHA-256 of the canonical JSON of its content (game id, seq, kind,
+side, law, note, data, actor id, created_at in ISO 8601 UTC, ply, fen, the seq it supersedes)
+followed by ``prev_hash``, the hash of the entry before it (64 zeros for the first).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from django.utils import timezone
+
+from arbitration.models import LogEntry
+
+GENESIS_HASH = "0" * 64
+
+
+def _iso(moment: datetime) -> str:
+    return moment.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def entry_content(
+    *, game_id: int, seq: int, kind: str, side: str, law: str, note: str, data: Any,
+    actor_id: int | None, created_at: datetime, ply: int, fen: str, supersedes_seq: int | None,
+) -> str:
+    """Returns the canonical JSON of an entry's content (the text the hash covers)."""
+    return json.dumps(
+        {
+            "game": game_id, "seq": seq, "kind": kind, "side": side, "law": law, "note": note,
+            "data": data, "actor": actor_id, "created_at": _iso(created_at), "ply": ply, "fen": fen,
+            "supersedes": supersedes_seq,
+        },
+        sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+    )
+
+
+def entry_hash(content: str, prev_hash: str) -> str:
+    """Returns the SHA-256 (hex) of an entry's content followed by the previous hash."""
+    return hashlib.sha256((content + prev_hash).encode("utf-8")).hexdigest()
+
+
+def log_append(
+    *, game: Any, kind: str, side: str = "", law: str = "", note: str = "", data: dict | None = None,
+    actor: Any = None, ply: int | None = None, fen: str | None = None, supersedes: LogEntry | None = None,
+) -> LogEntry:
+    """Appends an entry to the game's log and advances the game's chain head.
+
+    The caller holds the game row locked (``select_for_update``) and saves ``log_seq`` and
+    ``log_head`` with its other changes in the same transaction. ``ply`` and ``fen`` default to
+    the game's current ones.
+    """
+    seq = game.log_seq + 1
+    prev_hash = game.log_head or GENESIS_HASH
+    created_at = timezone.now()
+    data = data or {}
+    ply = game.ply if ply is None else ply
+    fen = game.fen if fen is None else fen
+    actor_id = actor.pk if actor is not None and getattr(actor, "is_authenticated", False) else None
+    content = entry_content(
+        game_id=game.pk, seq=seq, kind=kind, side=side, law=law, note=note, data=data, actor_id=actor_id,
+        created_at=created_at, ply=ply, fen=fen, supersedes_seq=supersedes.seq if supersedes else None,
+    )
+    entry = LogEntry(
+        game=game, seq=seq, kind=kind, side=side, law=law, note=note, data=data, actor_id=actor_id,
+        created_at=created_at, ply=ply, fen=fen, supersedes=supersedes, prev_hash=prev_hash,
+        hash=entry_hash(content, prev_hash),
+    )
+    entry.save()
+    game.log_seq = seq
+    game.log_head = entry.hash
+    return entry
+
+
+@dataclass(frozen=True)
+class Verification:
+    """The outcome of a chain check: valid, how many entries, and where and why it breaks."""
+
+    valid: bool
+    entries: int
+    broken_at: int | None = None
+    reason: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        body: dict[str, Any] = {"valid": self.valid, "entries": self.entries}
+        if not self.valid:
+            body["broken_at"] = self.broken_at
+            body["reason"] = self.reason
+        return body
+
+
+def log_verify(game: Any) -> Verification:
+    """Walks the game's chain and reports the first entry that does not hold, with the reason.
+
+    An entry breaks the chain when its seq is not the next number, its ``prev_hash`` is not the
+    hash of the entry before, or its ``hash`` does not match its content. One query.
+    """
+    rows = list(
+        LogEntry.objects.filter(game_id=game.pk).order_by("seq").values_list(
+            "id", "seq", "kind", "side", "law", "note", "data", "actor_id", "created_at", "ply", "fen",
+            "supersedes_id", "prev_hash", "hash",
+        )
+    )
+    seq_of_id = {row[0]: row[1] for row in rows}
+    previous = GENESIS_HASH
+    for index, row in enumerate(rows, start=1):
+        (_, seq, kind, side, law, note, data, actor_id, created_at, ply, fen,
+         supersedes_id, prev_hash, stored_hash) = row
+        if seq != index:
+            return Verification(False, len(rows), seq, f"entry #{seq} is out of sequence: #{index} was expected")
+        if prev_hash != previous:
+            return Verification(
+                False, len(rows), seq, f"entry #{seq}: prev_hash does not match the hash of entry #{seq - 1}"
+                if seq > 1 else f"entry #{seq}: prev_hash of the first entry is not 64 zeros",
+            )
+        content = entry_content(
+            game_id=game.pk, seq=seq, kind=kind, side=side, law=law, note=note, data=data, actor_id=actor_id,
+            created_at=created_at, ply=ply, fen=fen,
+            supersedes_seq=seq_of_id.get(supersedes_id) if supersedes_id else None,
+        )
+        if entry_hash(content, prev_hash) != stored_hash:
+            return Verification(
+                False, len(rows), seq, f"entry #{seq}: the hash does not match the content (edited after it was written)"
+            )
+        previous = stored_hash
+    return Verification(True, len(rows))

@@ -1,0 +1,149 @@
+"""Reads of games: the state JSON of the API contract, the log, the games list.
+
+``game_state`` makes three queries whatever the length of the game (the game with its
+players, its referees, the moves on the current line), plus one for the user's roles when
+the user object has not been asked before.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from accounts.roles import is_director
+from arbitration.models import LogEntry
+from games.models import Game, Move, ProgressRule
+from games.rules import Position
+from games.services import (
+    AUTOMATIC_FORTY_PLIES,
+    FIFTY_MOVE_PLIES,
+    FORTY_MOVE_LIMIT,
+    arbitration_state,
+    engine_rules,
+    game_referees,
+    legal_pdn,
+)
+
+
+def game_get(game_id: int) -> Game:
+    """Returns the game with its players (404 through the caller when there is none)."""
+    return Game.objects.select_related("black", "white").get(pk=game_id)
+
+
+def game_list() -> Any:
+    """Returns the games with their players, for the list endpoint."""
+    return Game.objects.select_related("black", "white").prefetch_related("referees").order_by("id")
+
+
+def _progress_block(game: Game, state: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    since = game.ply - state["progress"]["ply"]
+    forty = state["forty"]
+    if game.progress_rule == ProgressRule.FORTY_MOVE_NOTICE:
+        forty_block = {
+            "mode": "notice", "active": forty["active"], "count": forty["count"], "limit": FORTY_MOVE_LIMIT,
+            "stronger_side": forty["stronger_side"], "awaiting_ruling": forty["awaiting_ruling"],
+            "start_ply": forty["start_ply"],
+        }
+    elif game.progress_rule == ProgressRule.FORTY_MOVE_AUTOMATIC:
+        forty_block = {
+            "mode": "automatic", "active": True, "count": since // 2, "limit": FORTY_MOVE_LIMIT,
+            "stronger_side": None, "awaiting_ruling": False, "plies": since, "plies_limit": AUTOMATIC_FORTY_PLIES,
+        }
+    else:
+        forty_block = {"mode": None, "active": False, "count": 0, "limit": FORTY_MOVE_LIMIT, "stronger_side": None,
+                       "awaiting_ruling": False}
+    progress = {
+        "rule": game.progress_rule, "plies_since_progress": since, "since_ply": state["progress"]["ply"],
+    }
+    if game.progress_rule == ProgressRule.FIFTY_MOVE:
+        progress.update(count=since // 2, limit=FIFTY_MOVE_PLIES // 2)
+    return forty_block, progress
+
+
+def _legal_moves(position: Position, rules: Any, constraints: list[dict[str, Any]]) -> list[str]:
+    """Returns the legal moves in PDN, narrowed by the constraints on the side to move (Laws 17, 20)."""
+    side = position.side_to_move.value
+    mine = [c for c in constraints if c["side"] == side]
+    if not mine:
+        return legal_pdn(position, rules)
+    moves = position.legal_moves(rules)
+    for constraint in mine:
+        if constraint["kind"] == "over_the_angle":
+            square, toward = constraint["square"], constraint["toward"]
+            moves = [m for m in moves if m.start == square and (
+                m.path[1] == toward or (m.captures and m.captures[0] == toward))]
+        elif constraint["kind"] == "compelled_capture":
+            moves = [m for m in moves if m.captures]
+    return sorted(m.pdn() for m in moves)
+
+
+def game_state(game: Game, user: Any = None) -> dict[str, Any]:
+    """Returns the game-state dict of the API contract for ``user`` (``can_write`` depends on him)."""
+    state = arbitration_state(game)
+    referees = game_referees(game)
+    moves = list(
+        Move.objects.filter(game=game, superseded_by__isnull=True).order_by("ply")
+        .values_list("ply", "side", "pdn", "fen_after", "recorded_at", "recorded_by__username")
+    )
+    finished = game.status == Game.Status.FINISHED
+    position = Position.from_fen(game.fen)
+    rules = engine_rules(game)
+    progress_ply = state["progress"]["ply"]
+    history = [state["progress"]["fen"]] + [fen for ply, _s, _p, fen, _r, _b in moves if ply > progress_ply]
+    if not history or history[-1] != game.fen:
+        history.append(game.fen)
+    can_write = False
+    if user is not None and user.is_authenticated:
+        can_write = any(pk == user.pk for pk, _ in referees) or is_director(user)
+    forty_block, progress = _progress_block(game, state)
+    offences = state["offences"]
+    return {
+        "id": game.pk,
+        "black": {"id": game.black_id, "name": game.black.name},
+        "white": {"id": game.white_id, "name": game.white.name},
+        "rule_set": game.rule_set,
+        "progress_rule": game.progress_rule,
+        "repetition_threshold": game.repetition_threshold,
+        "start_fen": game.initial_fen,
+        "status": game.status,
+        "result": game.result,
+        "termination": game.termination,
+        "fen": game.fen,
+        "side_to_move": position.side_to_move.value,
+        "ply": game.ply,
+        "legal_moves": [] if finished else _legal_moves(position, rules, state["constraints"]),
+        "moves": [
+            {"ply": ply, "side": side, "move": pdn, "fen_after": fen,
+             "recorded_at": recorded_at.isoformat() if recorded_at else None, "recorded_by": by}
+            for ply, side, pdn, fen, recorded_at, by in moves
+        ],
+        "cautions": dict(offences["touch_offence"]),
+        "warnings": {"conduct": dict(offences["conduct"]), "left_room": dict(offences["left_room"])},
+        "open_choices": state["open_choices"],
+        "constraints": state["constraints"],
+        "forty_move": forty_block,
+        "progress": progress,
+        "repetition": {"threshold": game.repetition_threshold, "current": history.count(game.fen)},
+        "appeals": state["appeals"],
+        "referees": [username for _, username in referees],
+        "log_length": game.log_seq,
+        "can_write": can_write,
+        "round": game.round_id,
+        "finished_at": game.finished_at.isoformat() if game.finished_at else None,
+    }
+
+
+def game_log(game: Game) -> list[dict[str, Any]]:
+    """Returns the game's log entries, oldest first, with the actor's username. One query."""
+    rows = LogEntry.objects.filter(game=game).order_by("seq").values(
+        "seq", "kind", "side", "law", "note", "data", "actor__username", "created_at", "ply", "fen",
+        "supersedes__seq", "prev_hash", "hash",
+    )
+    return [
+        {
+            "seq": row["seq"], "kind": row["kind"], "side": row["side"], "law": row["law"], "note": row["note"],
+            "data": row["data"], "actor": row["actor__username"], "created_at": row["created_at"].isoformat(),
+            "ply": row["ply"], "fen": row["fen"], "supersedes": row["supersedes__seq"],
+            "prev_hash": row["prev_hash"], "hash": row["hash"],
+        }
+        for row in rows
+    ]

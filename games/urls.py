@@ -1,0 +1,13 @@
+"""Page routes of games: the list, the public game page and the referee console."""
+
+from django.urls import path
+
+from games import views
+
+app_name = "games"
+
+urlpatterns = [
+    path("", views.game_list, name="list"),
+    path("<int:game_id>", views.game_detail, name="detail"),
+    path("<int:game_id>/console", views.game_console, name="console"),
+]

@@ -1,0 +1,72 @@
+"""Pages of a game: the public game page, the referee console and the list of games.
+
+The pages render a shell (the players, the rule set, the game id and, when the selectors can
+give it, the initial state); the scripts in static/js/ read and write through the API.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_GET
+
+from games.models import Game, Termination
+from games.services import is_staff_of
+
+
+def _game_or_404(game_id: int) -> Game:
+    return get_object_or_404(Game.objects.select_related("black", "white"), pk=game_id)
+
+
+def user_may_referee(user: Any, game: Game) -> bool:
+    """Tells whether the user may record moves and rulings in the game: an assigned referee or a director."""
+    return is_staff_of(game, user)
+
+
+def _initial_state(game: Game, user: Any) -> dict[str, Any] | None:
+    """Returns the game-state JSON of the contract when the selectors provide it, else None."""
+    try:
+        from games.selectors import game_state
+    except ImportError:
+        return None
+    try:
+        return game_state(game, user)
+    except Exception:  # noqa: BLE001 - the page fetches the state itself when this fails
+        return None
+
+
+def _page_context(request: HttpRequest, game: Game) -> dict[str, Any]:
+    return {
+        "game": game,
+        "can_referee": user_may_referee(request.user, game),
+        "initial_state": _initial_state(game, request.user),
+        "terminations": {value: label for value, label in Termination.choices},
+    }
+
+
+@require_GET
+def game_list(request: HttpRequest) -> HttpResponse:
+    """Shows every game with its players and result, each linking to its page."""
+    games = Game.objects.select_related("black", "white").order_by("-id")
+    return render(request, "games/list.html", {"games": games})
+
+
+@require_GET
+def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Shows the public page of a game: the board, the moves to step through, the result."""
+    game = _game_or_404(game_id)
+    return render(request, "games/detail.html", _page_context(request, game))
+
+
+@login_required
+@require_GET
+def game_console(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Shows the referee console of a game to its assigned referees and the directors."""
+    game = _game_or_404(game_id)
+    if not user_may_referee(request.user, game):
+        raise PermissionDenied("Only a referee assigned to this game or a director may use its console.")
+    return render(request, "games/console.html", _page_context(request, game))

@@ -1,0 +1,183 @@
+/*
+ * The public game page: a read-only board and the moves to step through (buttons, the move
+ * list and the arrow keys). The position after each ply is moves[i].fen_after of the state.
+ */
+(function () {
+  "use strict";
+
+  var root = document.getElementById("game-page");
+  if (!root) {
+    return;
+  }
+  var gameId = root.getAttribute("data-game-id");
+  var startFen = root.getAttribute("data-start-fen");
+  var board = new DraughtsBoard(document.getElementById("board"), { interactive: false });
+  document.getElementById("flip-slot").appendChild(DraughtsBoard.flipButton([board], show));
+  var moves = [];
+  var index = 0; // plies shown: 0 is the start position
+
+  function readJson(id) {
+    var element = document.getElementById(id);
+    try {
+      return element ? JSON.parse(element.textContent) : null;
+    } catch (error) {
+      return null;
+    }
+  }
+
+  var terminations = readJson("terminations") || {};
+  var lastPly = null;
+  var lastStatus = null;
+
+  function resultWords(result) {
+    return { "1-0": "Black won (1-0)", "0-1": "White won (0-1)", "1/2-1/2": "Drawn (1/2-1/2)" }[result] || "—";
+  }
+
+  function setText(testid, text) {
+    var element = document.querySelector('[data-testid="' + testid + '"]');
+    if (element) {
+      element.textContent = text;
+    }
+  }
+
+  /* Shows a new state; a viewer on the last ply follows the game as it goes on. */
+  function setState(state) {
+    var following = index === moves.length;
+    moves = state.moves || [];
+    startFen = state.start_fen || startFen;
+    if (following || index > moves.length) {
+      index = moves.length;
+    }
+    if (lastStatus !== null && state.status !== lastStatus && state.status === "finished") {
+      var termination = terminations[state.termination] || state.termination || "";
+      setText("result", resultWords(state.result) + " · " + termination);
+      setText("status", "Finished");
+      setText("result-words", resultWords(state.result));
+      setText("termination", termination + " " + (state.termination || ""));
+    }
+    lastPly = state.ply;
+    lastStatus = state.status;
+    renderList();
+    show();
+  }
+
+  function poll() {
+    if (lastStatus === "finished" || document.hidden) {
+      return;
+    }
+    fetch("/api/v1/games/" + gameId + "/", { headers: { Accept: "application/json" }, credentials: "same-origin" })
+      .then(function (response) {
+        return response.ok ? response.json() : null;
+      })
+      .then(function (state) {
+        if (state && (state.ply !== lastPly || state.status !== lastStatus)) {
+          setState(state);
+        }
+      })
+      .catch(function () {});
+  }
+  setInterval(poll, 3000);
+
+  function renderList() {
+    var list = document.getElementById("move-list");
+    list.innerHTML = "";
+    var item = null;
+    moves.forEach(function (move, i) {
+      var number = Math.floor((move.ply + 1) / 2);
+      if (move.side === "black" || !item) {
+        item = document.createElement("li");
+        var label = document.createElement("span");
+        label.className = "muted";
+        label.textContent = number + ". " + (move.side === "white" ? "… " : "");
+        item.appendChild(label);
+        list.appendChild(item);
+      }
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "ply";
+      button.textContent = move.move;
+      button.setAttribute("data-testid", "ply-" + move.ply);
+      button.setAttribute("aria-label", "Show the position after " + number + (move.side === "white" ? "… " : ". ") + move.move);
+      button.addEventListener("click", function () {
+        go(i + 1);
+      });
+      item.appendChild(button);
+    });
+    if (!moves.length) {
+      var empty = document.createElement("li");
+      empty.className = "muted";
+      empty.textContent = "No moves.";
+      list.appendChild(empty);
+    }
+  }
+
+  function show() {
+    var fen = index === 0 ? startFen : moves[index - 1].fen_after;
+    board.setFen(fen);
+    var label = document.getElementById("position-label");
+    if (index === 0) {
+      board.setMarks({});
+      label.textContent = "Start position (" + moves.length + " plies in the game)";
+    } else {
+      var move = moves[index - 1];
+      var number = Math.floor((move.ply + 1) / 2);
+      board.setMarks({ last: DraughtsBoard.movePath(move.move) });
+      label.textContent = "After " + number + (move.side === "white" ? "… " : ". ") + move.move +
+        " (ply " + index + " of " + moves.length + ")";
+    }
+    Array.prototype.forEach.call(document.querySelectorAll("#move-list button.ply"), function (button, i) {
+      button.classList.toggle("current", i === index - 1);
+      if (i === index - 1) {
+        button.setAttribute("aria-current", "step");
+      } else {
+        button.removeAttribute("aria-current");
+      }
+    });
+  }
+
+  function go(target) {
+    index = Math.max(0, Math.min(moves.length, target));
+    show();
+  }
+
+  Array.prototype.forEach.call(document.querySelectorAll("[data-step]"), function (button) {
+    button.addEventListener("click", function () {
+      var step = button.getAttribute("data-step");
+      go(step === "first" ? 0 : step === "prev" ? index - 1 : step === "next" ? index + 1 : moves.length);
+    });
+  });
+
+  document.addEventListener("keydown", function (event) {
+    var tag = event.target && event.target.tagName;
+    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") {
+      return;
+    }
+    var keys = { ArrowLeft: -1, ArrowRight: 1 };
+    if (event.key in keys) {
+      go(index + keys[event.key]);
+      event.preventDefault();
+    } else if (event.key === "Home") {
+      go(0);
+      event.preventDefault();
+    } else if (event.key === "End") {
+      go(moves.length);
+      event.preventDefault();
+    }
+  });
+
+  var initial = readJson("initial-state");
+  if (initial && initial.moves) {
+    setState(initial);
+  } else {
+    board.setFen(startFen);
+    fetch("/api/v1/games/" + gameId + "/", { headers: { Accept: "application/json" }, credentials: "same-origin" })
+      .then(function (response) {
+        return response.ok ? response.json() : null;
+      })
+      .then(function (state) {
+        if (state) {
+          setState(state);
+        }
+      });
+  }
+})();

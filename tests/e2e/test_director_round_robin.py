@@ -1,0 +1,95 @@
+"""A director runs a 4-player round robin in the browser, from creation to the final standings."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+PLAYERS = [("Agnes Calder", 1900), ("Bram Okafor", 1800), ("Cora Lindqvist", 1700), ("Declan Murray", 1600)]
+
+
+def test_director_runs_a_four_player_round_robin_to_final_standings(page, make_user):
+    from playwright.sync_api import expect
+
+    from tournaments.models import Player
+
+    make_user("td", "director", password="a-long-test-password")
+    make_user("ref1", "referee")
+    for name, rating in PLAYERS:
+        Player.objects.create(name=name, rating=rating, club="Test DC")
+    strength = dict(PLAYERS)
+
+    page.goto("/accounts/login/")
+    page.get_by_label("Username").fill("td")
+    page.get_by_label("Password").fill("a-long-test-password")
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_test_id("whoami")).to_contain_text("td")
+
+    # create the tournament on the dashboard
+    page.goto("/tournaments/manage/")
+    form = page.get_by_test_id("create-tournament")
+    form.get_by_label("Name").fill("Browser Round Robin")
+    form.get_by_label("Slug").fill("browser-rr")
+    form.get_by_label("Format").select_option("round_robin")
+    form.get_by_label("Games per match").fill("2")
+    form.get_by_label("Opening").select_option("three-move-ballot")
+    form.get_by_label("Referees").fill("ref1")
+    form.get_by_role("button", name="Create the tournament").click()
+    expect(page).to_have_url(re.compile(r"/tournaments/browser-rr/manage/$"))
+    expect(page.get_by_test_id("status")).to_have_text("Draft")
+
+    # register the players, open registration, start
+    page.get_by_test_id("player-select").select_option(label=[f"{n} ({r})" for n, r in PLAYERS])
+    page.get_by_test_id("register-button").click()
+    expect(page.get_by_test_id("entries").locator("tbody tr")).to_have_count(4)
+    page.get_by_test_id("status-button").click()
+    expect(page.get_by_test_id("status")).to_have_text("Registration")
+    page.get_by_test_id("status-button").click()
+    expect(page.get_by_test_id("status")).to_have_text("Running")
+
+    # three rounds: pair (preview), publish, record every game (the higher rated player wins): the first
+    # through the referee console, the others through the director's result form
+    for number in (1, 2, 3):
+        page.get_by_test_id("pair-button").click()
+        expect(page.get_by_test_id("preview-match")).to_have_count(2)
+        page.get_by_test_id("publish-button").click()
+        results = page.get_by_test_id(f"results-{number}")
+        expect(results.get_by_test_id("game-row")).to_have_count(4)
+        for index in range(4):
+            row = page.get_by_test_id(f"results-{number}").get_by_test_id("game-row").nth(index)
+            cells = row.locator("td")
+            black, white = cells.nth(2).inner_text().strip(), cells.nth(3).inner_text().strip()
+            result = "1-0" if strength[black] > strength[white] else "0-1"
+            if number == 1 and index == 0:
+                # the first game through the referee console: the weaker side resigns
+                row.get_by_role("link", name="console").click()
+                page.get_by_test_id("ruling-resign").click()
+                dialog = page.get_by_test_id("ruling-dialog")
+                dialog.get_by_label("White" if result == "1-0" else "Black").check()
+                page.get_by_test_id("ruling-confirm").click()
+                expect(page.get_by_test_id("result")).to_contain_text(result)
+                page.goto("/tournaments/browser-rr/manage/")
+                expect(page.get_by_test_id("results-1").get_by_test_id("game-result").nth(0)).to_have_text(result)
+                continue
+            row.locator("select[name=result]").select_option(result)
+            row.locator("input[name=reason]").fill("score sheet")
+            row.get_by_role("button", name="Record").click()
+            expect(page.get_by_test_id(f"results-{number}").get_by_test_id("game-result").nth(index)).to_have_text(
+                result)
+
+    page.get_by_test_id("status-button").click()
+    expect(page.get_by_test_id("status")).to_have_text("Finished")
+
+    # the public page shows the final standings in order
+    page.goto("/tournaments/browser-rr/")
+    rows = page.get_by_test_id("standings").get_by_test_id("standings-row")
+    expect(rows).to_have_count(4)
+    for index, (name, _rating) in enumerate(PLAYERS):
+        expect(rows.nth(index).locator("td.player")).to_have_text(name)
+        expect(rows.nth(index).locator("td").first).to_have_text(str(index + 1))
+    expect(rows.nth(0).locator("td.points")).to_have_text("6")
+    expect(rows.nth(3).locator("td.points")).to_have_text("0")
+    expect(page.get_by_test_id("crosstable").locator("tbody tr")).to_have_count(4)

@@ -1,0 +1,128 @@
+"""Anyone steps through a finished game on its public page and downloads its PDN."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+SHORT_WIN_FEN = "B:W13,15:B1,5"
+
+
+@pytest.fixture
+def finished_game(make_user):
+    from games.services import game_create, game_move_record
+    from tournaments.models import Player
+
+    director = make_user("td", "director")
+    referee = make_user("ref", "referee")
+    game = game_create(
+        acting_user=director, black=Player.objects.create(name="Agnes Calder"),
+        white=Player.objects.create(name="Bram Okafor"), rule_set="standard", referees=["ref"],
+        start_fen=SHORT_WIN_FEN,
+    )
+    for ply, move in enumerate(["5-9", "13x6", "1x10x19"], start=1):
+        game_move_record(acting_user=referee, game_id=game.id, move=move, ply=ply)
+    game.refresh_from_db()
+    assert game.result == "1-0"
+    return game
+
+
+def test_the_public_page_steps_through_the_moves_of_a_finished_game(page, finished_game):
+    from playwright.sync_api import expect
+
+    page.goto(f"/games/{finished_game.id}")
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Agnes Calder (Black) v Bram Okafor (White)")
+    expect(page.get_by_test_id("result")).to_contain_text("Black won (1-0)")
+    expect(page.get_by_test_id("termination")).to_contain_text("No legal move")
+    expect(page.get_by_test_id("console-link")).to_have_count(0)
+
+    # The page opens on the final position: Black's man on 19, nothing else.
+    label = page.get_by_test_id("position-label")
+    expect(label).to_contain_text("After 2. 1x10x19 (ply 3 of 3)")
+    expect(page.get_by_test_id("square-19")).to_have_attribute("data-piece", "bm")
+    expect(page.get_by_test_id("square-6")).to_have_attribute("data-piece", "")
+
+    page.get_by_role("button", name="First").click()
+    expect(label).to_contain_text("Start position")
+    for square, piece in {1: "bm", 5: "bm", 13: "wm", 15: "wm", 9: ""}.items():
+        expect(page.get_by_test_id(f"square-{square}")).to_have_attribute("data-piece", piece)
+
+    page.get_by_role("button", name="Next").click()
+    expect(label).to_contain_text("After 1. 5-9")
+    expect(page.get_by_test_id("square-9")).to_have_attribute("data-piece", "bm")
+    expect(page.get_by_test_id("square-5")).to_have_attribute("data-piece", "")
+
+    page.keyboard.press("ArrowRight")
+    expect(label).to_contain_text("After 1… 13x6")
+    expect(page.get_by_test_id("square-6")).to_have_attribute("data-piece", "wm")
+    expect(page.get_by_test_id("square-9")).to_have_attribute("data-piece", "")
+
+    page.keyboard.press("ArrowLeft")
+    expect(label).to_contain_text("After 1. 5-9")
+    page.get_by_role("button", name="Previous").click()
+    expect(label).to_contain_text("Start position")
+    page.get_by_role("button", name="Last").click()
+    expect(label).to_contain_text("ply 3 of 3")
+    page.get_by_test_id("ply-2").click()
+    expect(label).to_contain_text("After 1… 13x6")
+
+    # The board flips: square 1 goes from the bottom right to the top left.
+    before = page.get_by_test_id("square-1").bounding_box()
+    page.get_by_role("button", name="Flip board").click()
+    after = page.get_by_test_id("square-1").bounding_box()
+    assert after["y"] < before["y"] and after["x"] < before["x"]
+    expect(page.get_by_test_id("square-6")).to_have_attribute("data-piece", "wm")
+
+
+def test_the_public_page_offers_the_pdn_download(page, finished_game):
+    from playwright.sync_api import expect
+
+    page.goto(f"/games/{finished_game.id}")
+    link = page.get_by_role("link", name="Download PDN")
+    expect(link).to_have_attribute("href", f"/api/v1/games/{finished_game.id}/pdn")
+    with page.expect_download() as download_info:
+        link.click()
+    text = Path(download_info.value.path()).read_text(encoding="utf-8")
+    assert '[Black "Agnes Calder"]' in text
+    assert re.search(r"1\.\s*5-9\s+13x6\s+2\.\s*1x10x19", text)
+    assert "1-0" in text
+
+
+def test_the_public_page_links_the_console_for_the_referee(page, finished_game):
+    from playwright.sync_api import expect
+
+    page.goto("/accounts/login/")
+    page.get_by_label("Username").fill("ref")
+    page.get_by_label("Password").fill("a-long-test-password")
+    page.get_by_role("button", name="Sign in").click()
+    page.goto(f"/games/{finished_game.id}")
+    page.get_by_test_id("console-link").click()
+    expect(page).to_have_url(re.compile(rf"/games/{finished_game.id}/console$"))
+    expect(page.get_by_test_id("termination")).to_contain_text("no_legal_move")
+
+
+def test_the_public_page_follows_a_game_in_progress_to_its_end(page, make_user):
+    from playwright.sync_api import expect
+
+    from arbitration.services import ruling_issue
+    from games.services import game_create, game_move_record
+    from tournaments.models import Player
+
+    director = make_user("td", "director")
+    game = game_create(
+        acting_user=director, black=Player.objects.create(name="Agnes Calder"),
+        white=Player.objects.create(name="Bram Okafor"), rule_set="standard",
+    )
+    page.goto(f"/games/{game.id}")
+    expect(page.get_by_test_id("result")).to_have_text("In progress")
+    expect(page.get_by_test_id("position-label")).to_contain_text("Start position")
+
+    game_move_record(acting_user=director, game_id=game.id, move="11-15", ply=1)
+    expect(page.get_by_test_id("ply-1")).to_have_text("11-15", timeout=8_000)
+    expect(page.get_by_test_id("square-15")).to_have_attribute("data-piece", "bm")
+
+    ruling_issue(acting_user=director, game_id=game.id, kind="resign", side="white")
+    expect(page.get_by_test_id("result")).to_contain_text("Black won (1-0)", timeout=8_000)
+    expect(page.get_by_test_id("termination")).to_contain_text("resignation")

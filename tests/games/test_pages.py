@@ -1,0 +1,82 @@
+"""The pages of a game: the public page, the referee console and the list, by who asks."""
+
+import pytest
+
+from games.services import game_create
+from tournaments.models import Player
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def game(referee, director):
+    black = Player.objects.create(name="Agnes Calder")
+    white = Player.objects.create(name="Bram Okafor")
+    return game_create(acting_user=director, black=black, white=white, referees=[referee.username])
+
+
+def test_the_public_page_is_open_to_everyone(client, game):
+    response = client.get(f"/games/{game.id}")
+    assert response.status_code == 200
+    content = response.content.decode()
+    assert "Agnes Calder" in content and "Bram Okafor" in content
+    assert f"/api/v1/games/{game.id}/pdn" in content
+    assert 'data-testid="console-link"' not in content
+    assert 'id="initial-state"' in content
+
+
+def test_the_public_page_carries_the_initial_state(client, game):
+    content = client.get(f"/games/{game.id}").content.decode()
+    assert '<script id="initial-state" type="application/json">' in content
+    assert '"legal_moves": [' in content and '"11-15"' in content
+
+
+def test_the_public_page_of_a_missing_game_is_404(client):
+    assert client.get("/games/999999").status_code == 404
+
+
+def test_the_public_page_links_the_console_for_its_referee(client, game, referee):
+    client.force_login(referee)
+    content = client.get(f"/games/{game.id}").content.decode()
+    assert f'href="/games/{game.id}/console"' in content
+
+
+def test_the_console_sends_anonymous_visitors_to_sign_in(client, game):
+    response = client.get(f"/games/{game.id}/console")
+    assert response.status_code == 302
+    assert response["Location"].startswith("/accounts/login/?next=")
+
+
+def test_the_console_opens_for_the_assigned_referee(client, game, referee):
+    client.force_login(referee)
+    response = client.get(f"/games/{game.id}/console")
+    assert response.status_code == 200
+    content = response.content.decode()
+    assert 'id="ruling-dialog"' in content
+    assert "js/console.js" in content
+
+
+def test_the_console_opens_for_a_director(client, game, director):
+    client.force_login(director)
+    assert client.get(f"/games/{game.id}/console").status_code == 200
+
+
+def test_the_console_is_refused_to_a_referee_not_assigned(client, game, make_user):
+    client.force_login(make_user("other-ref", "referee"))
+    assert client.get(f"/games/{game.id}/console").status_code == 403
+
+
+def test_the_console_is_refused_to_a_player(client, game, player_user):
+    client.force_login(player_user)
+    assert client.get(f"/games/{game.id}/console").status_code == 403
+
+
+def test_the_console_of_a_missing_game_is_404_for_a_director(client, director):
+    client.force_login(director)
+    assert client.get("/games/999999/console").status_code == 404
+
+
+def test_the_game_list_links_each_game(client, game):
+    response = client.get("/games/")
+    assert response.status_code == 200
+    assert f'href="/games/{game.id}"' in response.content.decode()

@@ -1,0 +1,120 @@
+"""Importing players from CSV: name, club, federation, federation_id, rating.
+
+Every row is checked before anything is written; the rows refused are reported with their
+line number and why (a missing name, a rating that is not a number, a duplicate in the file or
+of a registered player). The accepted rows are written in one transaction.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import transaction
+
+from tournaments.models import Player
+
+COLUMNS = ("name", "club", "federation", "federation_id", "rating")
+
+
+@dataclass(frozen=True)
+class RefusedRow:
+    line: int
+    reason: str
+    row: dict[str, str]
+
+
+@dataclass
+class ImportReport:
+    created: list[Player] = field(default_factory=list)
+    refused: list[RefusedRow] = field(default_factory=list)
+    dry_run: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "created": [{"id": p.pk, "name": p.name} for p in self.created],
+            "refused": [{"line": r.line, "reason": r.reason, "row": r.row} for r in self.refused],
+            "dry_run": self.dry_run,
+        }
+
+
+class CSVFormatError(ValueError):
+    """The file cannot be read as a players CSV (no header, no name column)."""
+
+
+def _key_name(name: str, club: str) -> tuple[str, str]:
+    return (" ".join(name.lower().split()), " ".join(club.lower().split()))
+
+
+def players_import(text: str, *, dry_run: bool = False) -> ImportReport:
+    """Imports players from CSV text; returns what was created and which lines were refused, and why.
+
+    A duplicate is a row whose federation and federation id are already registered or appear
+    earlier in the file, or, without a federation id, whose name and club do.
+    """
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    reader = csv.DictReader(io.StringIO(text))
+    header = [h.strip().lower() for h in (reader.fieldnames or [])]
+    if "name" not in header:
+        raise CSVFormatError(f"The first line must be a header naming the columns ({', '.join(COLUMNS)}).")
+    reader.fieldnames = header
+    known_ids = set(Player.objects.exclude(federation_id="").values_list("federation", "federation_id"))
+    known_names = {_key_name(n, c) for n, c in Player.objects.values_list("name", "club")}
+    seen_ids: dict[tuple[str, str], int] = {}
+    seen_names: dict[tuple[str, str], int] = {}
+    report = ImportReport(dry_run=dry_run)
+    accepted: list[Player] = []
+    for row in reader:
+        line = reader.line_num
+        values = {k: (row.get(k) or "").strip() for k in COLUMNS}
+        if not any(values.values()):
+            continue  # a blank line
+
+        def refuse(reason: str, values: dict[str, str] = values, line: int = line) -> None:
+            report.refused.append(RefusedRow(line, reason, values))
+
+        if None in row and row[None]:  # type: ignore[index]
+            refuse("more fields than the header names")
+            continue
+        if not values["name"]:
+            refuse("the name is missing")
+            continue
+        rating = None
+        if values["rating"]:
+            try:
+                rating = int(values["rating"])
+            except ValueError:
+                refuse(f"the rating {values['rating']!r} is not a whole number")
+                continue
+            if not 0 <= rating <= 4000:
+                refuse(f"the rating {rating} is out of range (0 to 4000)")
+                continue
+        fed_key = (values["federation"], values["federation_id"])
+        name_key = _key_name(values["name"], values["club"])
+        if values["federation_id"]:
+            if fed_key in known_ids:
+                refuse(f"{values['federation']} {values['federation_id']} is already registered")
+                continue
+            if fed_key in seen_ids:
+                refuse(f"duplicate of line {seen_ids[fed_key]} ({values['federation']} {values['federation_id']})")
+                continue
+            seen_ids[fed_key] = line
+        else:
+            if name_key in known_names:
+                refuse(f"{values['name']} ({values['club'] or 'no club'}) is already registered")
+                continue
+            if name_key in seen_names:
+                refuse(f"duplicate of line {seen_names[name_key]} (same name and club)")
+                continue
+        seen_names.setdefault(name_key, line)
+        accepted.append(Player(name=values["name"], club=values["club"], federation=values["federation"],
+                               federation_id=values["federation_id"], rating=rating))
+    if not dry_run and accepted:
+        with transaction.atomic():
+            report.created = Player.objects.bulk_create(accepted)
+    else:
+        report.created = accepted
+    return report

@@ -1,0 +1,150 @@
+"""The bridge to the pure algorithms: pairing, lots, ballots, scoring and ratings.
+
+The services call only the functions here, with plain values. Each one uses the project's
+pure package (``tournaments.pairing``, ``tournaments.scoring``, ``tournaments.lots``,
+``tournaments.ballots``, ``tournaments.ratings``) and keeps the data shapes the services use.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from tournaments.ballots import draw_ballots
+from tournaments.lots import cast_lots, new_seed
+from tournaments.pairing.knockout import (
+    Seeded,
+    TieBreak,
+    decide_knockout_match,
+    knockout_first_round,
+    knockout_next_round,
+)
+from tournaments.pairing.roundrobin import round_robin
+from tournaments.pairing.swiss import SwissPlayer, pair_swiss
+from tournaments.pairing.types import PairingError
+from tournaments.ratings import GameScore
+from tournaments.ratings import elo_update as ratings_elo_update
+from tournaments.scoring import MatchResult, Scoring
+from tournaments.scoring import crosstable as scoring_crosstable
+from tournaments.scoring import standings as scoring_standings
+
+__all__ = ["MatchResult", "PairingError", "Scoring", "SwissPlayer"]
+
+# --- plain shapes -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """One pairing of a round: ``two`` is None for a bye."""
+
+    one: int
+    two: int | None
+    explanation: str = ""
+
+
+@dataclass
+class StandingRow:
+    player: int
+    points: float
+    tiebreaks: dict[str, float] = field(default_factory=dict)
+    game_points: float = 0.0
+    wins: int = 0
+    played: int = 0
+    rank: int = 0
+
+
+# --- pairing (tournaments.pairing) ---------------------------------------------------------
+
+
+def _plain(pairings: list[Any]) -> list[Pairing]:
+    return [Pairing(p.black, p.white, p.reason) for p in pairings]
+
+
+def berger_rounds(players: list[int], *, double: bool = False) -> list[list[Pairing]]:
+    """Returns every round of a (double) round robin for the players in seed order (Berger tables)."""
+    return [_plain(row) for row in round_robin(players, double=double)]
+
+
+def round_robin_round_count(n: int, *, double: bool = False) -> int:
+    """Returns how many rounds a round robin of n players has."""
+    base = n - 1 if n % 2 == 0 else n
+    return base * (2 if double else 1)
+
+
+def swiss_pairings(players: list[SwissPlayer]) -> list[Pairing]:
+    """Pairs a Swiss round (no rematch, score groups, floaters, the bye): each pairing says why.
+
+    Raises ``PairingError`` when no pairing exists.
+    """
+    return _plain(pair_swiss(players))
+
+
+def knockout_first(players: list[tuple[int, int]]) -> list[Pairing]:
+    """Pairs round 1 of a knockout from (id, rating), seeded by rating, in bracket order."""
+    return _plain(knockout_first_round([Seeded(pid, rating) for pid, rating in players]))
+
+
+def knockout_next(winners: list[int]) -> list[Pairing]:
+    """Pairs the next knockout round from the winners of the previous one, in bracket order."""
+    return _plain(knockout_next_round(winners))
+
+
+def knockout_decide(a: int, b: int, games: list[float], *, games_per_match: int, max_blocks: int | None,
+                    seed: int | None) -> Any:
+    """Decides a knockout match from a's points per game: a winner, or another 2-game block."""
+    rule = TieBreak.BLOCKS if max_blocks is None else TieBreak.BLOCKS_THEN_LOTS
+    return decide_knockout_match(a, b, games, games_per_match=games_per_match, tie_break=rule,
+                                 max_blocks=max_blocks or 0, seed=seed)
+
+
+# --- lots and ballots (tournaments.lots, tournaments.ballots) --------------------------------
+
+
+def seed_new() -> int:
+    """Returns a fresh seed to record before lots are cast or ballots drawn."""
+    return new_seed()
+
+
+def lots_cast(seed: int, one: int, two: int) -> int:
+    """Casts lots for colour (Law 6) from the seed; returns who has Black in the first game."""
+    return cast_lots(one, two, seed).black_first
+
+
+def ballots_draw(used: list[int], seed: int, count: int) -> list[dict[str, Any]]:
+    """Draws ``count`` ballots none of which the tournament has used since its deck was last exhausted.
+
+    ``used`` lists the ACF numbers drawn so far, in the order drawn; the same ``used`` and
+    ``seed`` give the same ballots.
+    """
+    return [{"number": b.number, "moves": b.pdn, "fen": b.fen, "name": b.name}
+            for b in draw_ballots(used, seed, count)]
+
+
+# --- standings (tournaments.scoring) and ratings (tournaments.ratings) -------------------------
+
+
+def standings(players: list[int], results: list[MatchResult], *, tiebreaks: list[str],
+              scoring: Scoring) -> list[StandingRow]:
+    """Ranks the players by match points and then the tiebreaks in order; adds game points and wins."""
+    game_points = dict.fromkeys(players, 0.0)
+    for r in results:
+        if r.b is None:
+            game_points[r.a] = game_points.get(r.a, 0.0) + scoring.bye_game_points
+        else:
+            game_points[r.a] = game_points.get(r.a, 0.0) + r.a_points
+            game_points[r.b] = game_points.get(r.b, 0.0) + r.b_points
+    rows = scoring_standings(results, players, scoring=scoring, tiebreaks=tiebreaks)
+    return [StandingRow(player=r.player, points=r.points, tiebreaks=dict(r.tiebreaks),
+                        game_points=game_points.get(r.player, 0.0), wins=r.wins, played=r.played, rank=r.rank)
+            for r in rows]
+
+
+def crosstable_lines(results: list[MatchResult], players: list[int], scoring: Scoring) -> dict[int, list[Any]]:
+    """Returns each player's record round by round (opponent, game points each, match points, kind)."""
+    return scoring_crosstable(results, players, scoring)
+
+
+def elo_update(ratings: dict[int, int], games: list[tuple[int, int, float]], k: int = 20) -> dict[int, int]:
+    """Returns the new Elo ratings after the games (black, white, Black's score: 1, 0.5 or 0), rounded."""
+    new = ratings_elo_update(ratings, [GameScore(b, w, score) for b, w, score in games], k=k)
+    return {p: round(r) for p, r in new.items()}

@@ -1,0 +1,339 @@
+"""Rounds: pairing the next round as a preview, editing it, publishing it with its games.
+
+Lots for colour are cast when a round is published, which is when its matches start (Law 6);
+the seed and the outcome are kept on the match. With the 3-move ballot, the openings are drawn
+(``tournaments.ballots.draw_ballots``) from those not yet used in the tournament, each played
+twice with colours reversed; each ballot keeps its seed and its place in the draws.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.models import Game
+from games.services import game_create
+from tournaments.models import Entry, Match, MatchGame, Player, Round, Tournament, TournamentLog
+from tournaments.services import pure
+from tournaments.services.errors import InvalidInput, PairingUnavailable, RoundConflict, WrongTournamentStatus
+from tournaments.services.tournaments import authorise_director, log_write, tournament_lock
+
+Format = Tournament.Format
+
+
+def _active_entries(tournament: Tournament, number: int) -> list[Entry]:
+    entries = Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE, first_round__lte=number)
+    return list(entries.select_related("player").order_by("seed", "id"))
+
+
+def _rounds_total(tournament: Tournament) -> int | None:
+    """Returns how many rounds the tournament has (None for a knockout: until one is left)."""
+    if tournament.format == Format.SWISS:
+        return tournament.round_count
+    if tournament.format in (Format.ROUND_ROBIN, Format.DOUBLE_ROUND_ROBIN):
+        count = Entry.objects.filter(tournament=tournament, seed__isnull=False).count()
+        return pure.round_robin_round_count(count, double=tournament.format == Format.DOUBLE_ROUND_ROBIN)
+    return None
+
+
+def round_is_complete(round_: Round) -> bool:
+    """Tells whether every game of the round is finished and every match decided."""
+    from tournaments.selectors import match_outcomes
+
+    outcomes = match_outcomes(round_.tournament, rounds=[round_])
+    return all(o.complete for o in outcomes.values())
+
+
+def _pairings_for(tournament: Tournament, number: int) -> tuple[list[pure.Pairing], list[str]]:
+    if tournament.format in (Format.ROUND_ROBIN, Format.DOUBLE_ROUND_ROBIN):
+        entries = list(Entry.objects.filter(tournament=tournament, seed__isnull=False).order_by("seed"))
+        table = pure.berger_rounds([e.player_id for e in entries], double=tournament.format == Format.DOUBLE_ROUND_ROBIN)
+        return table[number - 1], [f"Round {number} of the Berger table for {len(entries)} players."]
+    from tournaments.selectors import match_outcomes, standings_rows
+
+    if tournament.format == Format.SWISS:
+        entries = _active_entries(tournament, number)
+        rows = {row.player: row for row in standings_rows(tournament)}
+        opponents: dict[int, set[int]] = {e.player_id: set() for e in entries}
+        colours: dict[int, list[str]] = {}
+        had_bye: set[int] = set()
+        for outcome in sorted(match_outcomes(tournament).values(), key=lambda o: (o.round, o.board)):
+            if outcome.two is None:
+                had_bye.add(outcome.one)
+                continue
+            opponents.setdefault(outcome.one, set()).add(outcome.two)
+            opponents.setdefault(outcome.two, set()).add(outcome.one)
+            if outcome.first_black is not None:
+                for p in (outcome.one, outcome.two):
+                    colours.setdefault(p, []).append("B" if outcome.first_black == p else "W")
+        players = [
+            pure.SwissPlayer(id=e.player_id, score=rows[e.player_id].points if e.player_id in rows else 0.0,
+                             rating=e.player.rating or 0, colours=tuple(colours.get(e.player_id, ())),
+                             opponents=frozenset(opponents.get(e.player_id, set())), had_bye=e.player_id in had_bye)
+            for e in entries
+        ]
+        try:
+            return pure.swiss_pairings(players), [f"Swiss round {number}: {len(players)} players paired by score."]
+        except pure.PairingError as error:
+            raise PairingUnavailable(f"No Swiss pairing exists: {error}.") from error
+    # knockout: round 1 seeded by rating; then the winners of the previous round in bracket order
+    if number == 1:
+        entries = _active_entries(tournament, 1)
+        try:
+            return (pure.knockout_first([(e.player_id, e.player.rating or 0) for e in entries]),
+                    ["Seeded by rating; the bracket keeps seeds 1 and 2 apart until the final."])
+        except pure.PairingError as error:
+            raise PairingUnavailable(str(error)) from error
+    previous = Round.objects.get(tournament=tournament, number=number - 1)
+    outcomes = match_outcomes(tournament, rounds=[previous])
+    winners = [o.winner for o in sorted(outcomes.values(), key=lambda o: o.board)]
+    if len(winners) < 2:
+        raise PairingUnavailable("The knockout is decided: no round is left to pair.")
+    if any(w is None for w in winners):
+        raise PairingUnavailable("A match of the last round has no winner yet.")
+    try:
+        return pure.knockout_next(winners), ["The winners of the previous round, in bracket order."]  # type: ignore[arg-type]
+    except pure.PairingError as error:
+        raise PairingUnavailable(str(error)) from error
+
+
+@transaction.atomic
+def round_pair(*, acting_user: Any, tournament: Tournament) -> Round:
+    """Pairs the next round as a preview (nothing is played until it is published)."""
+    tournament = tournament_lock(tournament)
+    authorise_director(tournament, acting_user)
+    if tournament.status != Tournament.Status.RUNNING:
+        raise WrongTournamentStatus(f"The tournament is {tournament.status}: rounds are paired once it is running.",
+                                    details={"status": tournament.status})
+    last = tournament.rounds.order_by("-number").first()
+    if last is not None and last.status == Round.Status.PREVIEW:
+        raise RoundConflict(f"Round {last.number} is a preview: publish it or discard it first.",
+                            details={"round": last.number})
+    number = (last.number if last else 0) + 1
+    if last is not None and tournament.format in (Format.SWISS, Format.KNOCKOUT):
+        from tournaments.services.results import knockout_extend_tied
+
+        if tournament.format == Format.KNOCKOUT:
+            extended = knockout_extend_tied(acting_user=acting_user, round_=last)
+            if extended:
+                raise RoundConflict("Some matches of the last round are tied: a 2-game block was added to each.",
+                                    details={"round": last.number, "matches": extended})
+        if not round_is_complete(last):
+            raise RoundConflict(f"Round {last.number} is not finished yet.", details={"round": last.number})
+    if last is not None and last.status != Round.Status.FINISHED and round_is_complete(last):
+        last.status = Round.Status.FINISHED
+        last.save(update_fields=["status"])
+    total = _rounds_total(tournament)
+    if total is not None and number > total:
+        raise RoundConflict(f"All {total} rounds have been paired.", details={"rounds": total})
+    pairings, notes = _pairings_for(tournament, number)
+    round_ = Round.objects.create(tournament=tournament, number=number, status=Round.Status.PREVIEW,
+                                  explanation=notes, created_at=timezone.now())
+    _matches_create(tournament, round_, pairings)
+    log_write(tournament=tournament, kind=TournamentLog.Kind.ROUND_PAIRED, actor=acting_user,
+              data={"round": number, "pairings": [[p.one, p.two] for p in pairings]})
+    return round_
+
+
+def _matches_create(tournament: Tournament, round_: Round, pairings: list[pure.Pairing],
+                    edited: set[tuple[int, int | None]] | None = None) -> None:
+    withdrawn = set(Entry.objects.filter(tournament=tournament, status=Entry.Status.WITHDRAWN)
+                    .values_list("player_id", flat=True))
+    ordered = pairings if tournament.format == Format.KNOCKOUT else sorted(pairings, key=lambda p: p.two is None)
+    matches = []
+    for board, pairing in enumerate(ordered, start=1):
+        kind, winner = Match.Kind.PLAYED, None
+        if pairing.two is None:
+            kind = Match.Kind.BYE
+        elif pairing.one in withdrawn or pairing.two in withdrawn:
+            kind = Match.Kind.FORFEIT
+            if pairing.one not in withdrawn:
+                winner = pairing.one
+            elif pairing.two not in withdrawn:
+                winner = pairing.two
+        matches.append(Match(
+            round=round_, board=board, kind=kind, player_one_id=pairing.one, player_two_id=pairing.two,
+            forfeit_winner_id=winner, games_planned=tournament.games_per_match, explanation=pairing.explanation,
+            edited=bool(edited and (pairing.one, pairing.two) in edited),
+        ))
+    Match.objects.bulk_create(matches)
+
+
+def _round_get(tournament: Tournament, number: int, *, lock: bool = False) -> Round:
+    from tournaments.services.errors import RoundNotFound
+
+    qs = Round.objects.select_for_update() if lock else Round.objects
+    round_ = qs.filter(tournament=tournament, number=number).first()
+    if round_ is None:
+        raise RoundNotFound(f"Round {number} of {tournament.slug} does not exist.")
+    return round_
+
+
+@transaction.atomic
+def round_pairings_edit(*, acting_user: Any, tournament: Tournament, number: int,
+                        pairings: list[tuple[int, int | None]], reason: str) -> Round:
+    """Replaces the pairings of a preview with the director's, logging the reason and the change."""
+    tournament = tournament_lock(tournament)
+    authorise_director(tournament, acting_user)
+    round_ = _round_get(tournament, number, lock=True)
+    if round_.status != Round.Status.PREVIEW:
+        raise RoundConflict(f"Round {number} is published: its pairings can no longer be edited.")
+    reason = (reason or "").strip()
+    if not reason:
+        raise InvalidInput.field("reason", "Say why the pairing is edited (it goes on the log).")
+    entered = set(Entry.objects.filter(tournament=tournament).values_list("player_id", flat=True))
+    seen: set[int] = set()
+    cleaned: list[tuple[int, int | None]] = []
+    for pair in pairings:
+        one, two = (list(pair) + [None])[:2]
+        if one is None:
+            one, two = two, None
+        for p in (one, two):
+            if p is None:
+                continue
+            if p not in entered:
+                raise InvalidInput.field("pairings", f"Player {p} is not entered in this tournament.")
+            if p in seen:
+                raise InvalidInput.field("pairings", f"Player {p} is paired twice.")
+            seen.add(p)
+        if one is None:
+            continue
+        cleaned.append((int(one), int(two) if two is not None else None))
+    before = list(round_.matches.order_by("board").values_list("player_one_id", "player_two_id"))
+    old_explanations = {(a, b): e for a, b, e in round_.matches.values_list("player_one_id", "player_two_id",
+                                                                             "explanation")}
+    round_.matches.all().delete()
+    new = [pure.Pairing(a, b, old_explanations.get((a, b), "Edited by the director: " + reason)) for a, b in cleaned]
+    changed = {p for p in cleaned if p not in set(before)}
+    _matches_create(tournament, round_, new, edited=changed)
+    log_write(tournament=tournament, kind=TournamentLog.Kind.PAIRING_EDITED, actor=acting_user, reason=reason,
+              data={"round": number, "before": [list(p) for p in before], "after": [list(p) for p in cleaned]})
+    return round_
+
+
+@transaction.atomic
+def round_discard(*, acting_user: Any, tournament: Tournament, number: int, reason: str = "") -> None:
+    """Discards a preview (so that it can be paired again, e.g. after a late entry)."""
+    tournament = tournament_lock(tournament)
+    authorise_director(tournament, acting_user)
+    round_ = _round_get(tournament, number, lock=True)
+    if round_.status != Round.Status.PREVIEW:
+        raise RoundConflict(f"Round {number} is published: it cannot be discarded.")
+    round_.delete()
+    log_write(tournament=tournament, kind=TournamentLog.Kind.PAIRING_EDITED, actor=acting_user, reason=reason,
+              data={"round": number, "discarded": True})
+
+
+def _ballots_used(tournament: Tournament) -> list[int]:
+    """Returns the ACF numbers of the ballots the tournament has drawn, in the order drawn."""
+    drawn = []
+    for ballots in Match.objects.filter(round__tournament=tournament).exclude(ballots=[]).values_list("ballots", flat=True):
+        drawn += [(b["index"], b["number"]) for b in ballots]
+    return [number for _index, number in sorted(drawn)]
+
+
+def match_games_create(*, acting_user: Any, tournament: Tournament, match: Match, first: int, count: int,
+                       referee_of: Any, used: list[int]) -> None:
+    """Creates games ``first``..``first+count-1`` of a match (``used``: the ballots drawn so far, extended).
+
+    Colours alternate from the lots (game 1: ``first_black`` has Black). With ballots, games
+    2k+1 and 2k+2 share ballot k, so each opening is played twice with colours reversed, from
+    the position after its three moves. Each ballot records its seed and its place in the
+    tournament's draws (``index``), which reproduce it (``tournaments.ballots.draw_ballots``).
+    """
+    dealt: list[dict[str, Any]] = []
+    if tournament.opening == Tournament.Opening.THREE_MOVE_BALLOT:
+        seed = pure.seed_new()
+        dealt = [{**b, "seed": str(seed), "index": len(used) + i}
+                 for i, b in enumerate(pure.ballots_draw(used, seed, count // 2))]
+        used.extend(b["number"] for b in dealt)
+        match.ballots = [*match.ballots, *dealt]
+        match.ballot_seed = match.ballot_seed or str(seed)
+    other = match.player_two_id if match.first_black_id == match.player_one_id else match.player_one_id
+    for number in range(first, first + count):
+        black, white = (match.first_black_id, other) if number % 2 == 1 else (other, match.first_black_id)
+        ballot = dealt[(number - first) // 2] if dealt else None
+        game = game_create(
+            acting_user=acting_user, black=black, white=white, rule_set=tournament.rule_set,
+            referees=referee_of(), start_fen=ballot["fen"] if ballot else "",
+            progress_rule=tournament.progress_rule, repetition_threshold=tournament.repetition_threshold,
+            round=match.round,
+        )
+        MatchGame.objects.create(match=match, game=game, number=number,
+                                 ballot_number=ballot["number"] if ballot else None)
+
+
+@transaction.atomic
+def round_publish(*, acting_user: Any, tournament: Tournament, number: int) -> Round:
+    """Publishes a preview: casts the lots, deals the ballots and creates the games.
+
+    Referees are assigned to the games in turn from the tournament's referees.
+    """
+    tournament = tournament_lock(tournament)
+    authorise_director(tournament, acting_user)
+    round_ = _round_get(tournament, number, lock=True)
+    if round_.status != Round.Status.PREVIEW:
+        raise RoundConflict(f"Round {number} is already published.", details={"round": number})
+    referees = list(tournament.referees.order_by("username").values_list("username", flat=True))
+    turn = {"n": 0}
+
+    def referee_of() -> list[str]:
+        if not referees:
+            return []
+        name = referees[turn["n"] % len(referees)]
+        turn["n"] += 1
+        return [name]
+
+    used = _ballots_used(tournament)
+    for match in round_.matches.order_by("board"):
+        if match.kind != Match.Kind.PLAYED:
+            continue
+        seed = pure.seed_new()
+        match.lots_seed = str(seed)
+        match.first_black_id = pure.lots_cast(seed, match.player_one_id, match.player_two_id)
+        match_games_create(
+            acting_user=acting_user, tournament=tournament, match=match, first=1, count=match.games_planned,
+            referee_of=referee_of, used=used,
+        )
+        match.save(update_fields=["lots_seed", "first_black", "ballots", "ballot_seed"])
+    round_.status = Round.Status.PUBLISHED
+    round_.published_at = timezone.now()
+    round_.save(update_fields=["status", "published_at"])
+    log_write(tournament=tournament, kind=TournamentLog.Kind.ROUND_PUBLISHED, actor=acting_user,
+              data={"round": number, "games": Game.objects.filter(round=round_).count()})
+    return round_
+
+
+def player_ids(pairs: list[tuple[Player, Player | None]]) -> list[tuple[int, int | None]]:
+    return [(a.pk, b.pk if b else None) for a, b in pairs]
+
+
+@transaction.atomic
+def match_forfeit_set(*, acting_user: Any, tournament: Tournament, number: int, board: int, winner: int | None,
+                      reason: str) -> Match:
+    """Marks a match of a preview as a forfeit (unplayed): ``winner`` is awarded it, or nobody (both absent).
+
+    No games are created for it when the round is published; it scores as awarded but is not a
+    played match (no wins, no Sonneborn-Berger, no head-to-head).
+    """
+    tournament = tournament_lock(tournament)
+    authorise_director(tournament, acting_user)
+    round_ = _round_get(tournament, number, lock=True)
+    if round_.status != Round.Status.PREVIEW:
+        raise RoundConflict(f"Round {number} is published: a forfeit of a game is a ruling on the game.")
+    reason = (reason or "").strip()
+    if not reason:
+        raise InvalidInput.field("reason", "Say why the match is forfeited (it goes on the log).")
+    match = Match.objects.filter(round=round_, board=board).first()
+    if match is None or match.kind == Match.Kind.BYE:
+        raise InvalidInput.field("board", f"Round {number} has no match on board {board}.")
+    if winner is not None and winner not in (match.player_one_id, match.player_two_id):
+        raise InvalidInput.field("winner", "The winner is one of the match's two players, or null.")
+    match.kind = Match.Kind.FORFEIT
+    match.forfeit_winner_id = winner
+    match.save(update_fields=["kind", "forfeit_winner"])
+    log_write(tournament=tournament, kind=TournamentLog.Kind.PAIRING_EDITED, actor=acting_user, reason=reason,
+              data={"round": number, "board": board, "forfeit": True, "winner": winner})
+    return match

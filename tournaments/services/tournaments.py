@@ -1,0 +1,318 @@
+"""Tournament writes: creation, staff, entries, and the status that only moves forward."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.utils.text import slugify
+
+from accounts.roles import Role, is_director, user_roles
+from games.models import ProgressRule, RuleSet
+from tournaments.models import Entry, Player, Round, Tournament, TournamentLog
+from tournaments.scoring import TIEBREAKS
+from tournaments.services.errors import (
+    EntryConflict,
+    InvalidInput,
+    NotDirector,
+    StatusTransitionRefused,
+    WrongTournamentStatus,
+)
+
+Status = Tournament.Status
+
+#: The only steps a tournament's status may take: forward, one at a time.
+ALLOWED_TRANSITIONS: dict[str, tuple[str, ...]] = {
+    Status.DRAFT: (Status.REGISTRATION,),
+    Status.REGISTRATION: (Status.RUNNING,),
+    Status.RUNNING: (Status.FINISHED,),
+    Status.FINISHED: (),
+}
+
+DEFAULT_TIEBREAKS = ["sonneborn_berger", "head_to_head", "wins", "game_points"]
+SWISS_TIEBREAKS = ["buchholz", "median_buchholz", "sonneborn_berger", "wins", "game_points"]
+KNOWN_TIEBREAKS = TIEBREAKS
+RESERVED_SLUGS = {"me", "manage", "players"}
+
+
+def log_write(*, tournament: Tournament, kind: str, actor: Any = None, reason: str = "",
+              data: dict[str, Any] | None = None, from_status: str = "", to_status: str = "",
+              supersedes: TournamentLog | None = None) -> TournamentLog:
+    """Appends a row to the tournament's log (never edited afterwards)."""
+    return TournamentLog.objects.create(
+        tournament=tournament, kind=kind, actor=actor if getattr(actor, "is_authenticated", False) else None,
+        reason=reason, data=data or {}, from_status=from_status, to_status=to_status, supersedes=supersedes,
+    )
+
+
+def is_director_of(tournament: Tournament, user: Any) -> bool:
+    """Tells whether the user directs this tournament (a superuser directs them all)."""
+    if not is_director(user):
+        return False
+    if user.is_superuser:
+        return True
+    return tournament.directors.filter(pk=user.pk).exists()
+
+
+def authorise_director(tournament: Tournament, user: Any) -> None:
+    """Refuses (403) anyone but a director of the tournament."""
+    if not is_director_of(tournament, user):
+        raise NotDirector("Only a director of this tournament may do this.")
+
+
+def tournament_lock(tournament: Tournament | int) -> Tournament:
+    """Returns the tournament row locked for the rest of the transaction."""
+    pk = tournament.pk if isinstance(tournament, Tournament) else tournament
+    return Tournament.objects.select_for_update().get(pk=pk)
+
+
+def _referee_users(usernames: list[str] | tuple[str, ...]) -> list[Any]:
+    wanted = list(dict.fromkeys(u.strip() for u in usernames if u and u.strip()))
+    if not wanted:
+        return []
+    found = {u.username: u for u in get_user_model().objects.filter(username__in=wanted).prefetch_related("groups")}
+    bad = [name for name in wanted if name not in found or not ({Role.REFEREE, Role.DIRECTOR} & user_roles(found[name]))]
+    if bad:
+        raise InvalidInput.field("referees", f"Not a user with the referee or director role: {', '.join(bad)}.")
+    return [found[name] for name in wanted]
+
+
+def _validate_settings(fields: dict[str, Any]) -> dict[str, list[str]]:
+    errors: dict[str, list[str]] = {}
+    fmt = fields.get("format")
+    if fmt not in Tournament.Format.values:
+        errors["format"] = [f"One of {', '.join(Tournament.Format.values)}."]
+    gpm = fields.get("games_per_match")
+    if not isinstance(gpm, int) or isinstance(gpm, bool) or gpm < 2 or gpm % 2:
+        errors["games_per_match"] = ["An even number of games, 2 or more (Law 26)."]
+    if fields.get("opening") not in Tournament.Opening.values:
+        errors["opening"] = [f"One of {', '.join(Tournament.Opening.values)}."]
+    if fields.get("rule_set") not in RuleSet.values:
+        errors["rule_set"] = [f"One of {', '.join(RuleSet.values)}."]
+    if fields.get("progress_rule") not in ProgressRule.values:
+        errors["progress_rule"] = [f"One of {', '.join(ProgressRule.values)}."]
+    rounds = fields.get("round_count")
+    if fmt == Tournament.Format.SWISS and (not isinstance(rounds, int) or rounds < 1):
+        errors["rounds"] = ["A Swiss needs its number of rounds (1 or more)."]
+    unknown = [t for t in fields.get("tiebreaks") or [] if t not in KNOWN_TIEBREAKS]
+    if unknown:
+        errors["tiebreaks"] = [f"Unknown tiebreaks {', '.join(unknown)}; known: {', '.join(KNOWN_TIEBREAKS)}."]
+    win, draw, loss = (fields.get(k) for k in ("match_points_win", "match_points_draw", "match_points_loss"))
+    if not (isinstance(win, int) and isinstance(draw, int) and isinstance(loss, int) and win >= draw >= loss >= 0):
+        errors["scoring"] = ["Match points: win >= draw >= loss >= 0."]
+    return errors
+
+
+@transaction.atomic
+def tournament_create(
+    *, acting_user: Any, name: str, slug: str = "", format: str = Tournament.Format.ROUND_ROBIN,
+    round_count: int | None = None, games_per_match: int = 2,
+    opening: str = Tournament.Opening.THREE_MOVE_BALLOT, rule_set: str = RuleSet.STANDARD,
+    progress_rule: str = ProgressRule.FORTY_MOVE_NOTICE, referees: list[str] | tuple[str, ...] = (),
+    venue: str = "", start_date: Any = None, end_date: Any = None, clock_control: dict | None = None,
+    tiebreaks: list[str] | None = None, rated: bool = False, match_points_win: int = 2,
+    match_points_draw: int = 1, match_points_loss: int = 0, knockout_extra_blocks: int | None = None,
+) -> Tournament:
+    """Creates a tournament in draft; the creator becomes one of its directors."""
+    if not is_director(acting_user):
+        raise NotDirector("Only a tournament director may create a tournament.")
+    name = (name or "").strip()
+    slug = (slug or "").strip() or slugify(name)[:80]
+    settings = {
+        "format": format, "games_per_match": games_per_match, "opening": opening, "rule_set": rule_set,
+        "progress_rule": progress_rule, "round_count": round_count, "tiebreaks": tiebreaks,
+        "match_points_win": match_points_win, "match_points_draw": match_points_draw,
+        "match_points_loss": match_points_loss,
+    }
+    errors = _validate_settings(settings)
+    if not name:
+        errors["name"] = ["A tournament needs a name."]
+    if not slug or slugify(slug) != slug:
+        errors["slug"] = ["A slug of lower-case letters, digits and hyphens."]
+    elif slug in RESERVED_SLUGS:
+        errors["slug"] = [f"{slug!r} is reserved for a page; choose another slug."]
+    elif Tournament.objects.filter(slug=slug).exists():
+        errors["slug"] = [f"A tournament with the slug {slug!r} already exists."]
+    if start_date and end_date and end_date < start_date:
+        errors["end_date"] = ["The tournament cannot end before it starts."]
+    if errors:
+        raise InvalidInput("Some fields are invalid: " + ", ".join(errors) + ".", details={"fields": errors})
+    referee_users = _referee_users(referees)
+    if tiebreaks is None:
+        tiebreaks = list(SWISS_TIEBREAKS if format == Tournament.Format.SWISS else DEFAULT_TIEBREAKS)
+    tournament = Tournament.objects.create(
+        name=name, slug=slug, format=format, round_count=round_count if format == Tournament.Format.SWISS else None,
+        games_per_match=games_per_match, opening=opening, rule_set=rule_set, progress_rule=progress_rule,
+        venue=venue or "", start_date=start_date, end_date=end_date, clock_control=clock_control or {},
+        tiebreaks=tiebreaks, rated=rated, match_points_win=match_points_win, match_points_draw=match_points_draw,
+        match_points_loss=match_points_loss, knockout_extra_blocks=knockout_extra_blocks,
+    )
+    tournament.directors.add(acting_user)
+    if referee_users:
+        tournament.referees.set(referee_users)
+    log_write(tournament=tournament, kind=TournamentLog.Kind.CREATED, actor=acting_user, to_status=tournament.status,
+              data={**{k: v for k, v in settings.items() if k != "tiebreaks"}, "tiebreaks": tiebreaks,
+                    "referees": [u.username for u in referee_users]})
+    return tournament
+
+
+@transaction.atomic
+def tournament_referees_set(*, acting_user: Any, tournament: Tournament, referees: list[str]) -> Tournament:
+    """Sets the tournament's referees (games of rounds published later are assigned from them)."""
+    tournament = tournament_lock(tournament)
+    authorise_director(tournament, acting_user)
+    users = _referee_users(referees)
+    tournament.referees.set(users)
+    log_write(tournament=tournament, kind=TournamentLog.Kind.REFEREES_ASSIGNED, actor=acting_user,
+              data={"referees": [u.username for u in users]})
+    return tournament
+
+
+@transaction.atomic
+def tournament_status_set(*, acting_user: Any, tournament: Tournament, status: str, reason: str = "") -> Tournament:
+    """Moves the status one allowed step forward (ALLOWED_TRANSITIONS) and logs it.
+
+    Starting assigns the players' seeds (by rating); finishing needs every published game
+    finished and no preview pending, and updates the ratings of a rated tournament.
+    """
+    tournament = tournament_lock(tournament)
+    authorise_director(tournament, acting_user)
+    current = tournament.status
+    allowed = ALLOWED_TRANSITIONS.get(current, ())
+    if status not in Status.values:
+        raise InvalidInput.field("status", f"One of {', '.join(Status.values)}.")
+    if status not in allowed:
+        nxt = allowed[0] if allowed else None
+        raise StatusTransitionRefused(
+            f"The tournament is {current}; it can move only to {nxt}." if nxt
+            else f"The tournament is {current}; its status cannot change any more.",
+            details={"status": current, "requested": status, "allowed": list(allowed)},
+        )
+    if status == Status.RUNNING:
+        _check_can_start(tournament)
+        _seed_entries(tournament)
+    if status == Status.FINISHED:
+        _check_can_finish(tournament)
+        tournament.rounds.filter(status=Round.Status.PUBLISHED).update(status=Round.Status.FINISHED)
+    tournament.status = status
+    tournament.save(update_fields=["status"])
+    log_write(tournament=tournament, kind=TournamentLog.Kind.STATUS_CHANGED, actor=acting_user,
+              from_status=current, to_status=status, reason=reason)
+    if status == Status.FINISHED and tournament.rated:
+        from tournaments.services.ratings import ratings_update
+
+        ratings_update(acting_user=acting_user, tournament=tournament)
+    return tournament
+
+
+def _check_can_start(tournament: Tournament) -> None:
+    count = tournament.entries.filter(status=Entry.Status.ACTIVE).count()
+    if count < 2:
+        raise WrongTournamentStatus("A tournament needs at least 2 players to start.",
+                                    details={"players": count})
+
+
+def _check_can_finish(tournament: Tournament) -> None:
+    from games.models import Game
+
+    if tournament.rounds.filter(status=Round.Status.PREVIEW).exists():
+        raise WrongTournamentStatus("A round is still a preview: publish or discard it first.")
+    unfinished = list(Game.objects.filter(round__tournament=tournament).exclude(status="finished")
+                      .values_list("id", flat=True)[:20])
+    if unfinished:
+        raise WrongTournamentStatus("Some games are not finished.", details={"games": unfinished})
+
+
+def _seed_entries(tournament: Tournament) -> None:
+    entries = list(tournament.entries.select_related("player").filter(status=Entry.Status.ACTIVE))
+    entries.sort(key=lambda e: (-(e.player.rating or 0), e.player.name, e.player_id))
+    for number, entry in enumerate(entries, start=1):
+        entry.seed = number
+    Entry.objects.bulk_update(entries, ["seed"])
+
+
+# --- entries ----------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def entry_add(*, acting_user: Any, tournament: Tournament, player: Player | int) -> Entry:
+    """Enters a player; once running, a late entry (Swiss only) is paired from the next round."""
+    tournament = tournament_lock(tournament)
+    authorise_director(tournament, acting_user)
+    player_obj = player if isinstance(player, Player) else Player.objects.filter(pk=player).first()
+    if player_obj is None:
+        raise InvalidInput.field("player", f"There is no player {player}.")
+    if tournament.status == Status.FINISHED:
+        raise WrongTournamentStatus("The tournament is finished.")
+    first_round = 1
+    if tournament.status == Status.RUNNING:
+        if tournament.format != Tournament.Format.SWISS:
+            raise WrongTournamentStatus(
+                f"A {tournament.get_format_display().lower()} takes no late entries once it is running.")
+        first_round = (tournament.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+        if tournament.rounds.filter(number=first_round - 1, status=Round.Status.PREVIEW).exists():
+            first_round -= 1  # the preview will be paired again with the new player
+    entry = Entry.objects.filter(tournament=tournament, player=player_obj).first()
+    if entry is not None:
+        if entry.status == Entry.Status.ACTIVE:
+            raise EntryConflict(f"{player_obj.name} is already entered.", details={"player": player_obj.pk})
+        entry.status = Entry.Status.ACTIVE
+        entry.withdrawn_after_round = None
+        entry.first_round = max(entry.first_round, first_round)
+        entry.save(update_fields=["status", "withdrawn_after_round", "first_round"])
+    else:
+        try:
+            with transaction.atomic():
+                entry = Entry.objects.create(tournament=tournament, player=player_obj, first_round=first_round)
+        except IntegrityError as error:  # a concurrent entry of the same player
+            raise EntryConflict(f"{player_obj.name} is already entered.") from error
+        if tournament.status == Status.RUNNING:
+            entry.seed = tournament.entries.count()
+            entry.save(update_fields=["seed"])
+    log_write(tournament=tournament, kind=TournamentLog.Kind.ENTRY_ADDED, actor=acting_user,
+              data={"player": player_obj.pk, "name": player_obj.name, "first_round": entry.first_round,
+                    "late": tournament.status == Status.RUNNING})
+    return entry
+
+
+@transaction.atomic
+def entry_withdraw(*, acting_user: Any, tournament: Tournament, player: Player | int, reason: str = "") -> Entry:
+    """Withdraws a player: the entry stays (results stand); he is not paired again.
+
+    Before the tournament starts the withdrawal simply removes him from the field. In a
+    running round robin his later matches become forfeits to his opponents when paired.
+    """
+    tournament = tournament_lock(tournament)
+    authorise_director(tournament, acting_user)
+    player_id = player.pk if isinstance(player, Player) else player
+    entry = Entry.objects.select_related("player").filter(tournament=tournament, player_id=player_id).first()
+    if entry is None:
+        raise InvalidInput.field("player", f"Player {player_id} is not entered.")
+    if entry.status == Entry.Status.WITHDRAWN:
+        raise EntryConflict(f"{entry.player.name} has already withdrawn.")
+    if tournament.status == Status.FINISHED:
+        raise WrongTournamentStatus("The tournament is finished.")
+    last = tournament.rounds.exclude(status=Round.Status.PREVIEW).order_by("-number").values_list(
+        "number", flat=True).first() or 0
+    entry.status = Entry.Status.WITHDRAWN
+    entry.withdrawn_after_round = last
+    entry.save(update_fields=["status", "withdrawn_after_round"])
+    log_write(tournament=tournament, kind=TournamentLog.Kind.ENTRY_WITHDRAWN, actor=acting_user, reason=reason,
+              data={"player": entry.player_id, "name": entry.player.name, "after_round": last})
+    return entry
+
+
+@transaction.atomic
+def player_create(*, acting_user: Any, name: str, club: str = "", federation: str = "", federation_id: str = "",
+                  rating: int | None = None, user: Any = None) -> Player:
+    """Registers a player (a director's job); a federation id is unique within its federation."""
+    if not is_director(acting_user):
+        raise NotDirector("Only a tournament director may register a player.")
+    name = (name or "").strip()
+    if not name:
+        raise InvalidInput.field("name", "A player needs a name.")
+    if federation_id and Player.objects.filter(federation=federation, federation_id=federation_id).exists():
+        raise InvalidInput.field("federation_id", f"{federation} {federation_id} is already registered.")
+    return Player.objects.create(name=name, club=club.strip(), federation=federation.strip(),
+                                 federation_id=federation_id.strip(), rating=rating, user=user)

@@ -1,0 +1,332 @@
+"""Pages of tournaments: the public list and pages, a player's own view, the director's dashboard.
+
+The dashboard's forms post to views that call the same services as the API; a refused request
+comes back as a message on the page it was made from.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from accounts.roles import is_director
+from config.api import AppError
+from games.models import Game, ProgressRule, RuleSet
+from tournaments import selectors, services
+from tournaments.models import Entry, Player, Round, Tournament
+from tournaments.scoring import TIEBREAKS
+
+# --- forms --------------------------------------------------------------------------------------
+
+
+class TournamentForm(forms.Form):
+    name = forms.CharField(max_length=200)
+    slug = forms.SlugField(max_length=80, required=False, help_text="Empty: made from the name.")
+    format = forms.ChoiceField(choices=Tournament.Format.choices)
+    rounds = forms.IntegerField(min_value=1, required=False, help_text="Swiss only.")
+    games_per_match = forms.IntegerField(min_value=2, initial=2, help_text="Even: 2, 4, ...")
+    opening = forms.ChoiceField(choices=Tournament.Opening.choices)
+    rule_set = forms.ChoiceField(choices=RuleSet.choices)
+    progress_rule = forms.ChoiceField(choices=ProgressRule.choices)
+    venue = forms.CharField(required=False)
+    start_date = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    end_date = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    rated = forms.BooleanField(required=False)
+    referees = forms.CharField(required=False, help_text="Usernames, separated by commas.")
+    tiebreaks = forms.MultipleChoiceField(choices=[(t, t.replace("_", " ")) for t in TIEBREAKS], required=False,
+                                          widget=forms.CheckboxSelectMultiple,
+                                          help_text="In the order listed; none ticked: the format's default.")
+
+
+class PlayerForm(forms.Form):
+    name = forms.CharField(max_length=120)
+    club = forms.CharField(max_length=120, required=False)
+    federation = forms.CharField(max_length=60, required=False)
+    federation_id = forms.CharField(max_length=40, required=False)
+    rating = forms.IntegerField(required=False)
+
+
+def _usernames(text: str) -> list[str]:
+    return [u.strip() for u in (text or "").replace(";", ",").split(",") if u.strip()]
+
+
+def _tournament(slug: str) -> Tournament:
+    return get_object_or_404(Tournament, slug=slug)
+
+
+# --- public pages -------------------------------------------------------------------------------
+
+
+@require_GET
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    """Shows every tournament with its format, status and number of players."""
+    return render(request, "tournaments/list.html", {"tournaments": selectors.tournament_list()})
+
+
+@require_GET
+def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    """Shows a tournament: its rounds with pairings and results, the standings and the crosstable."""
+    tournament = get_object_or_404(Tournament.objects.prefetch_related("directors", "referees"), slug=slug)
+    rows, table = selectors.crosstable(tournament)
+    rounds = [r for r in selectors.rounds_with_matches(tournament) if r.status != Round.Status.PREVIEW
+              or services.is_director_of(tournament, request.user)]
+    return render(request, "tournaments/detail.html", {
+        "tournament": tournament, "rounds": rounds, "standings": rows, "crosstable": table,
+        "dense_crosstable": tournament.format in (Tournament.Format.ROUND_ROBIN, Tournament.Format.DOUBLE_ROUND_ROBIN),
+        "round_numbers": sorted({c.round for row in table for c in row.rounds}),
+        "tiebreaks": list(tournament.tiebreaks or []),
+        "is_tournament_director": services.is_director_of(tournament, request.user),
+    })
+
+
+@require_GET
+def tournament_player(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
+    """Shows a player's record in a tournament, round by round."""
+    tournament = _tournament(slug)
+    entry = get_object_or_404(Entry.objects.select_related("player"), tournament=tournament, player_id=player_id)
+    standing = next((r for r in selectors.standings(tournament) if r.player.pk == player_id), None)
+    return render(request, "tournaments/player_record.html", {
+        "tournament": tournament, "player": entry.player, "entry": entry, "standing": standing,
+        "lines": selectors.player_record(tournament, entry.player), "tiebreaks": list(tournament.tiebreaks or []),
+    })
+
+
+@require_GET
+def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
+    """Shows a player's page: his tournaments, rating history and recent games."""
+    player = get_object_or_404(Player, pk=player_id)
+    return render(request, "tournaments/player.html", {
+        "player": player, "tournaments": selectors.player_tournaments(player),
+        "history": selectors.player_rating_history(player), "recent": selectors.player_games_finished(player, 20),
+    })
+
+
+@login_required
+@require_GET
+def my_games(request: HttpRequest) -> HttpResponse:
+    """Shows the signed-in player his next game and his results."""
+    player = Player.objects.filter(user=request.user).first()
+    context: dict[str, Any] = {"player": player}
+    if player is not None:
+        pending = list(selectors.player_games_pending(player))
+        context.update({"next_game": pending[0] if pending else None, "pending": pending[1:],
+                        "results": selectors.player_games_finished(player),
+                        "tournaments": selectors.player_tournaments(player)})
+    return render(request, "tournaments/me.html", context)
+
+
+# --- the director's dashboard -----------------------------------------------------------------
+
+
+def _director_only(request: HttpRequest) -> None:
+    if not is_director(request.user):
+        raise PermissionDenied("Only a tournament director may use the dashboard.")
+
+
+@login_required
+def dashboard(request: HttpRequest) -> HttpResponse:
+    """Lists the director's tournaments and creates a new one."""
+    _director_only(request)
+    form = TournamentForm(request.POST or None, initial={"opening": Tournament.Opening.THREE_MOVE_BALLOT})
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            tournament = services.tournament_create(
+                acting_user=request.user, name=data["name"], slug=data["slug"] or "", format=data["format"],
+                round_count=data["rounds"], games_per_match=data["games_per_match"], opening=data["opening"],
+                rule_set=data["rule_set"], progress_rule=data["progress_rule"], venue=data["venue"],
+                start_date=data["start_date"], end_date=data["end_date"], rated=data["rated"],
+                referees=_usernames(data["referees"]), tiebreaks=data["tiebreaks"] or None,
+            )
+        except AppError as error:
+            _form_errors(form, error)
+        else:
+            messages.success(request, f"{tournament.name} is created, in draft.")
+            return redirect("tournaments:manage", slug=tournament.slug)
+    mine = selectors.tournament_list()
+    if not request.user.is_superuser:
+        mine = mine.filter(directors=request.user)
+    return render(request, "tournaments/dashboard.html", {"form": form, "tournaments": mine})
+
+
+def _form_errors(form: forms.Form, error: AppError) -> None:
+    fields = error.details.get("fields") if isinstance(error.details, dict) else None
+    if fields:
+        for name, problems in fields.items():
+            target = name if name in form.fields else None
+            for problem in problems:
+                form.add_error(target, problem)
+    else:
+        form.add_error(None, error.message)
+
+
+@login_required
+def manage(request: HttpRequest, slug: str) -> HttpResponse:
+    """Shows the director's page of one tournament: status, staff, entries, rounds, results, log."""
+    tournament = get_object_or_404(Tournament.objects.prefetch_related("directors", "referees"), slug=slug)
+    if not services.is_director_of(tournament, request.user):
+        raise PermissionDenied("Only a director of this tournament may manage it.")
+    entries = list(Entry.objects.filter(tournament=tournament).select_related("player").order_by("seed", "id"))
+    entered = {e.player_id for e in entries}
+    rounds = selectors.rounds_with_matches(tournament)
+    preview = next((r for r in rounds if r.status == Round.Status.PREVIEW), None)
+    allowed = services.ALLOWED_TRANSITIONS.get(tournament.status, ())
+    return render(request, "tournaments/manage.html", {
+        "tournament": tournament, "entries": entries,
+        "available": Player.objects.exclude(pk__in=entered).order_by("name"),
+        "rounds": rounds, "preview": preview, "preview_players": [e.player for e in entries],
+        "next_status": allowed[0] if allowed else None, "player_form": PlayerForm(),
+        "referees": ", ".join(u.username for u in tournament.referees.all()),
+        "log": selectors.tournament_log(tournament), "standings": selectors.standings(tournament),
+        "results": [choice for choice in Game.Result.choices],
+    })
+
+
+def _act(request: HttpRequest, slug: str, action: Callable[[Tournament], str | None]) -> HttpResponse:
+    tournament = _tournament(slug)
+    try:
+        message = action(tournament)
+    except AppError as error:
+        messages.error(request, error.message)
+    else:
+        if message:
+            messages.success(request, message)
+    return redirect(reverse("tournaments:manage", kwargs={"slug": slug}) + request.POST.get("anchor", ""))
+
+
+@login_required
+@require_POST
+def manage_status(request: HttpRequest, slug: str) -> HttpResponse:
+    def act(t: Tournament) -> str:
+        t = services.tournament_status_set(acting_user=request.user, tournament=t, status=request.POST.get("status", ""),
+                                           reason=request.POST.get("reason", ""))
+        return f"The tournament is now {t.get_status_display().lower()}."
+    return _act(request, slug, act)
+
+
+@login_required
+@require_POST
+def manage_referees(request: HttpRequest, slug: str) -> HttpResponse:
+    def act(t: Tournament) -> str:
+        services.tournament_referees_set(acting_user=request.user, tournament=t,
+                                         referees=_usernames(request.POST.get("referees", "")))
+        return "Referees saved; the games of rounds published from now on are assigned from them."
+    return _act(request, slug, act)
+
+
+@login_required
+@require_POST
+def manage_entry_add(request: HttpRequest, slug: str) -> HttpResponse:
+    def act(t: Tournament) -> str:
+        ids = request.POST.getlist("player")
+        if not ids:
+            raise services.InvalidInput.field("player", "Choose a player to register.")
+        for pid in ids:
+            services.entry_add(acting_user=request.user, tournament=t, player=int(pid))
+        return f"{len(ids)} player(s) registered."
+    return _act(request, slug, act)
+
+
+@login_required
+@require_POST
+def manage_player_add(request: HttpRequest, slug: str) -> HttpResponse:
+    def act(t: Tournament) -> str:
+        form = PlayerForm(request.POST)
+        if not form.is_valid():
+            raise services.InvalidInput("The new player's form is incomplete: " + "; ".join(
+                f"{k}: {' '.join(v)}" for k, v in form.errors.items()))
+        player = services.player_create(acting_user=request.user, **form.cleaned_data)
+        services.entry_add(acting_user=request.user, tournament=t, player=player)
+        return f"{player.name} is registered and entered."
+    return _act(request, slug, act)
+
+
+@login_required
+@require_POST
+def manage_withdraw(request: HttpRequest, slug: str) -> HttpResponse:
+    def act(t: Tournament) -> str:
+        entry = services.entry_withdraw(acting_user=request.user, tournament=t, player=int(request.POST["player"]),
+                                        reason=request.POST.get("reason", ""))
+        return f"{entry.player.name} has withdrawn."
+    return _act(request, slug, act)
+
+
+@login_required
+@require_POST
+def manage_pair(request: HttpRequest, slug: str) -> HttpResponse:
+    def act(t: Tournament) -> str:
+        round_ = services.round_pair(acting_user=request.user, tournament=t)
+        return f"Round {round_.number} is paired: check the preview, edit it if needed, then publish it."
+    return _act(request, slug, act)
+
+
+@login_required
+@require_POST
+def manage_edit(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    def act(t: Tournament) -> str:
+        boards = int(request.POST.get("boards", "0"))
+        pairings = []
+        for board in range(1, boards + 1):
+            one = request.POST.get(f"one_{board}") or None
+            two = request.POST.get(f"two_{board}") or None
+            if one or two:
+                pairings.append((int(one) if one else None, int(two) if two else None))
+        services.round_pairings_edit(acting_user=request.user, tournament=t, number=number,
+                                     pairings=pairings, reason=request.POST.get("reason", ""))
+        return f"The pairings of round {number} are edited."
+    return _act(request, slug, act)
+
+
+@login_required
+@require_POST
+def manage_forfeit(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    def act(t: Tournament) -> str:
+        winner = request.POST.get("winner") or None
+        match = services.match_forfeit_set(acting_user=request.user, tournament=t, number=number,
+                                           board=int(request.POST.get("board", "0")),
+                                           winner=int(winner) if winner else None,
+                                           reason=request.POST.get("reason", ""))
+        return f"Board {match.board} of round {number} is a forfeit."
+    return _act(request, slug, act)
+
+
+@login_required
+@require_POST
+def manage_publish(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    def act(t: Tournament) -> str:
+        services.round_publish(acting_user=request.user, tournament=t, number=number)
+        return f"Round {number} is published: lots cast, games created."
+    return _act(request, slug, act)
+
+
+@login_required
+@require_POST
+def manage_discard(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    def act(t: Tournament) -> str:
+        services.round_discard(acting_user=request.user, tournament=t, number=number,
+                               reason=request.POST.get("reason", ""))
+        return f"The preview of round {number} is discarded."
+    return _act(request, slug, act)
+
+
+@login_required
+@require_POST
+def manage_result(request: HttpRequest, slug: str) -> HttpResponse:
+    def act(t: Tournament) -> str:
+        try:
+            game_id = int(request.POST.get("game", ""))
+        except ValueError as error:
+            raise Http404("No such game.") from error
+        game = services.game_result_set(acting_user=request.user, tournament=t, game_id=game_id,
+                                        result=request.POST.get("result", ""), reason=request.POST.get("reason", ""))
+        return f"Game {game.pk}: {game.result} recorded."
+    return _act(request, slug, act)
