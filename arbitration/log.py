@@ -47,16 +47,18 @@ def entry_hash(content: str, prev_hash: str) -> str:
 def log_append(
     *, game: Any, kind: str, side: str = "", law: str = "", note: str = "", data: dict | None = None,
     actor: Any = None, ply: int | None = None, fen: str | None = None, supersedes: LogEntry | None = None,
+    at: datetime | None = None,
 ) -> LogEntry:
     """Appends an entry to the game's log and advances the game's chain head.
 
     The caller holds the game row locked (``select_for_update``) and saves ``log_seq`` and
     ``log_head`` with its other changes in the same transaction. ``ply`` and ``fen`` default to
-    the game's current ones.
+    the game's current ones; ``at`` (the entry's time) defaults to now (clock events pass the
+    database's time).
     """
     seq = game.log_seq + 1
     prev_hash = game.log_head or GENESIS_HASH
-    created_at = timezone.now()
+    created_at = at or timezone.now()
     data = data or {}
     ply = game.ply if ply is None else ply
     fen = game.fen if fen is None else fen

@@ -52,6 +52,11 @@ class LogEntry(models.Model):
         APPEAL_DECISION = "appeal_decision", "Appeal decision (Law 28)"
         CORRECTION = "correction", "Correction"
         GAME_END = "game_end", "Game ended"
+        CLOCK_START = "clock_start", "Clock started (Laws 24-25)"
+        CLOCK_PAUSE = "clock_pause", "Clocks paused (Law 28)"
+        CLOCK_RESUME = "clock_resume", "Clocks resumed"
+        CLOCK_ADJUST = "clock_adjust", "Clock adjusted"
+        TIME_CALL = "time_call", "Time called (Law 25)"
         SYSTEM = "system", "System note"
 
     game = models.ForeignKey("games.Game", on_delete=models.PROTECT, related_name="log_entries")
@@ -96,3 +101,31 @@ class LogEntry(models.Model):
 
     def delete(self, *args, **kwargs):  # noqa: ANN002, ANN003
         raise AppendOnlyError("the arbitration log is append-only: add a correction entry instead")
+
+
+class GameClock(models.Model):
+    """A game's clocks: the control and the state, with the next deadline as a column.
+
+    ``state`` is ``arbitration.timecontrol.ClockState`` as JSON; ``deadline`` and
+    ``deadline_kind`` are derived from it and written with it, so the sweeper finds due clocks
+    with one indexed query. Written only with the game row locked (``arbitration.clocks``).
+    """
+
+    class DeadlineKind(models.TextChoices):
+        TIME_CALL = "time_call", "Time is called"
+        LOSS = "loss", "Loss by delay"
+
+    game = models.OneToOneField("games.Game", on_delete=models.CASCADE, primary_key=True, related_name="clock")
+    control = models.JSONField(help_text="The time control (arbitration.timecontrol.ClockControl).")
+    state = models.JSONField(default=dict, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True)
+    deadline_kind = models.CharField(max_length=16, choices=DeadlineKind.choices, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["deadline"], name="gameclock_due", condition=models.Q(deadline__isnull=False)),
+        ]
+
+    def __str__(self) -> str:
+        return f"clock of game {self.game_id}"

@@ -14,9 +14,11 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from accounts.roles import Role, is_director, user_roles
+from arbitration.clocks import CLOCK_RULINGS, clock_enforce, clock_of, db_now
 from arbitration.errors import (
     AlreadySuperseded,
     AppealDecided,
+    GameOver,
     InvalidRuling,
     NotAllowed,
     RepetitionNotEstablished,
@@ -69,6 +71,7 @@ RULING_KINDS = [
     Kind.OWN_PIECE_REMOVED, Kind.NOT_CROWNED, Kind.HUFF, Kind.COMPEL, Kind.LET_STAND, Kind.CONDUCT,
     Kind.LEFT_ROOM, Kind.SPECTATOR, Kind.FORTY_MOVE_NOTICE, Kind.FORTY_MOVE_RULING, Kind.REPETITION_CLAIM,
     Kind.DRAW_AGREED, Kind.RESIGN, Kind.ADJUDICATE, Kind.APPEAL, Kind.APPEAL_DECISION, Kind.CORRECTION,
+    Kind.CLOCK_START, Kind.CLOCK_PAUSE, Kind.CLOCK_RESUME, Kind.CLOCK_ADJUST,
 ]
 
 
@@ -116,10 +119,10 @@ class Ruling:
         self.payload = payload
 
     def log(self, kind: str, *, law: str = "", data: dict | None = None, side: str | None = None,
-            supersedes: LogEntry | None = None, note: str | None = None) -> LogEntry:
+            supersedes: LogEntry | None = None, note: str | None = None, at: Any = None) -> LogEntry:
         return log_append(game=self.game, kind=kind, side=self.side if side is None else side, law=law,
                           note=self.note if note is None else note, data=data or {}, actor=self.actor,
-                          supersedes=supersedes)
+                          supersedes=supersedes, at=at)
 
     def position(self) -> Position:
         return Position.from_fen(self.game.fen)
@@ -578,6 +581,7 @@ RULINGS: dict[str, Callable[[Ruling], None]] = {
     Kind.APPEAL: _appeal,
     Kind.APPEAL_DECISION: _appeal_decision,
     Kind.CORRECTION: _correction,
+    **CLOCK_RULINGS,
 }
 
 
@@ -607,7 +611,6 @@ def _authorise(game: Game, user: Any, kind: str, side: str) -> str:
     return side
 
 
-@transaction.atomic
 def ruling_issue(*, acting_user: Any, game_id: int, kind: str, side: str | None = None, note: str = "",
                  payload: dict[str, Any] | None = None) -> Game:
     """Records a ruling on a game and applies what the laws say it does; returns the game.
@@ -615,8 +618,19 @@ def ruling_issue(*, acting_user: Any, game_id: int, kind: str, side: str | None 
     Locks the game row, authorises (assigned referee or director; a player for an appeal on
     his own game; the named arbiter for a decision; a director to adjudicate), checks that the
     ruling applies now (422 ``invalid_ruling`` with the reason otherwise), writes the entry
-    and saves the game's state.
+    and saves the game's state. A ruling on a game whose loss by delay fell due first is
+    refused with ``game_over``; the loss stays on the record.
     """
+    game, refused = _ruling_issue(acting_user=acting_user, game_id=game_id, kind=kind, side=side, note=note,
+                                  payload=payload)
+    if refused is not None:
+        raise refused
+    return game
+
+
+@transaction.atomic
+def _ruling_issue(*, acting_user: Any, game_id: int, kind: str, side: str | None, note: str,
+                  payload: dict[str, Any] | None) -> tuple[Game, Exception | None]:
     if kind not in RULINGS:
         raise InvalidRuling(f"Unknown ruling {kind!r}; one of {', '.join(RULINGS)}.", code="validation_error",
                             status_code=400, details={"fields": {"kind": [f"Unknown ruling {kind!r}."]}})
@@ -632,6 +646,11 @@ def ruling_issue(*, acting_user: Any, game_id: int, kind: str, side: str | None 
     if kind not in AFTER_THE_GAME:
         start_if_scheduled(game, acting_user)
         ensure_in_progress(game)
+        if clock_of(game) is not None and clock_enforce(game, db_now()):
+            try:
+                ensure_in_progress(game)
+            except GameOver as refused:
+                return game, refused
     state = arbitration_state(game)
     ruling = Ruling(game, state, acting_user, side, note or "", payload or {})
     RULINGS[kind](ruling)
@@ -639,7 +658,7 @@ def ruling_issue(*, acting_user: Any, game_id: int, kind: str, side: str | None 
         state["open_choices"] = []
         state["constraints"] = []
     save_game(game, state)
-    return game
+    return game, None
 
 
 __all__ = ["RULING_KINDS", "ruling_issue"]

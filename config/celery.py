@@ -18,3 +18,7 @@ app.autodiscover_tasks()
 def ping(payload: str = "pong") -> dict[str, str]:
     """Answers with the payload and the worker's host, to prove a worker is consuming."""
     return {"payload": payload, "host": socket.gethostname(), "pid": str(os.getpid())}
+
+
+# The clock sweeper runs in every worker process (arbitration.sweeper connects to the signals).
+from arbitration import sweeper as _clock_sweeper  # noqa: E402, F401

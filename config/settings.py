@@ -242,6 +242,11 @@ CELERY_TASK_ACKS_LATE = False
 CELERY_WORKER_SEND_TASK_EVENTS = False
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 
+# Clocks (Laws 24-25): every worker process runs a sweeper that polls the database for due
+# deadlines (arbitration.sweeper). Turn it off only for a worker that must not enforce clocks.
+CLOCK_SWEEPER_ENABLED = os.environ.get("CLOCK_SWEEPER_ENABLED", "true").lower() not in ("0", "false", "no", "off")
+CLOCK_SWEEP_INTERVAL = float(os.environ.get("CLOCK_SWEEP_INTERVAL", "0.05"))
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

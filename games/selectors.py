@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from accounts.roles import is_director
+from arbitration.clocks import clock_of, clock_view, db_now
 from arbitration.models import LogEntry
 from games.models import Game, Move, ProgressRule
 from games.rules import Position
@@ -26,7 +27,7 @@ from games.services import (
 
 def game_get(game_id: int) -> Game:
     """Returns the game with its players (404 through the caller when there is none)."""
-    return Game.objects.select_related("black", "white").get(pk=game_id)
+    return Game.objects.select_related("black", "white", "clock").get(pk=game_id)
 
 
 def game_list() -> Any:
@@ -129,6 +130,7 @@ def game_state(game: Game, user: Any = None) -> dict[str, Any]:
         "can_write": can_write,
         "round": game.round_id,
         "finished_at": game.finished_at.isoformat() if game.finished_at else None,
+        "clocks": clock_view(game, db_now()) if clock_of(game) is not None else None,
     }
 
 

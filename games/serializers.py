@@ -38,6 +38,30 @@ class RepetitionSerializer(serializers.Serializer):
     current = serializers.IntegerField()
 
 
+class SideClockSerializer(serializers.Serializer):
+    remaining = serializers.FloatField(help_text="Seconds left now (negative after time is called, per-move).")
+    running = serializers.BooleanField()
+
+
+class DeadlineSerializer(serializers.Serializer):
+    at = serializers.DateTimeField()
+    kind = serializers.ChoiceField(choices=["time_call", "loss"])
+    side = serializers.CharField()
+
+
+class ClocksSerializer(serializers.Serializer):
+    control = serializers.DictField()
+    status = serializers.ChoiceField(choices=["not_started", "running", "paused", "stopped"])
+    running = serializers.CharField(allow_null=True, help_text="The side whose clock runs, or null.")
+    black = SideClockSerializer()
+    white = SideClockSerializer()
+    time_called = serializers.BooleanField()
+    sole_capture = serializers.BooleanField()
+    moves = serializers.DictField(child=serializers.IntegerField())
+    next_deadline = DeadlineSerializer(allow_null=True)
+    server_now = serializers.DateTimeField()
+
+
 class GameStateSerializer(serializers.Serializer):
     """The game-state JSON (GET /games/{id}/ and every successful move or ruling)."""
 
@@ -69,6 +93,7 @@ class GameStateSerializer(serializers.Serializer):
     can_write = serializers.BooleanField()
     round = serializers.IntegerField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
+    clocks = ClocksSerializer(allow_null=True, help_text="Null for a game without a clock.")
 
 
 class GameListSerializer(serializers.ModelSerializer):
@@ -93,6 +118,13 @@ class GameCreateSerializer(serializers.Serializer):
     start_fen = serializers.CharField(required=False, allow_blank=True, default="")
     progress_rule = serializers.ChoiceField(choices=ProgressRule.choices, default=ProgressRule.FORTY_MOVE_NOTICE)
     repetition_threshold = serializers.ChoiceField(choices=[3, 4], allow_null=True, required=False, default=4)
+    clock = serializers.JSONField(
+        required=False, allow_null=True, default=None,
+        help_text='The time control: {"control": "per-move", "move_seconds": 300, "sole_capture_seconds": 60, '
+        '"grace_seconds": 60}, {"control": "moves-in-time", "moves": 30, "seconds": 3600, "then_moves": 30, '
+        '"then_seconds": 3600, "increment_seconds": 0} or {"control": "none"} (the default). Seconds may be '
+        "fractional. The clock starts with the clock_start ruling.",
+    )
 
 
 class MoveRequestSerializer(serializers.Serializer):
@@ -123,6 +155,7 @@ class RulingRequestSerializer(serializers.Serializer):
     arbiter = serializers.CharField(required=False, help_text="appeal: the arbiter's username")
     appeal = serializers.IntegerField(required=False, help_text="appeal_decision: the appeal's log seq")
     decision = serializers.ChoiceField(choices=["upheld", "overturned"], required=False, help_text="appeal_decision")
+    seconds = serializers.FloatField(required=False, help_text="clock_adjust: seconds to add (negative: take away)")
 
 
 class LogEntrySerializer(serializers.Serializer):

@@ -28,7 +28,14 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.roles import Role, is_director, user_roles
-from arbitration.clocks import clock_check_before_move
+from arbitration.clocks import (
+    clock_after_turn,
+    clock_check_before_move,
+    clock_create,
+    clock_of,
+    clock_stop,
+    db_now,
+)
 from arbitration.errors import (
     AmbiguousMove,
     ChoiceRequired,
@@ -44,6 +51,7 @@ from arbitration.errors import (
 )
 from arbitration.log import log_append
 from arbitration.models import LogEntry
+from arbitration.timecontrol import ClockControl, ClockControlError
 from games.models import INITIAL_FEN, Game, Move, ProgressRule, RuleSet, Termination
 from games.rules import (
     AmbiguousMoveError,
@@ -105,7 +113,9 @@ def win_for(side: str) -> str:
 def game_lock(game_id: int) -> Game:
     """Returns the game row locked for the rest of the transaction (404 if there is none)."""
     try:
-        return Game.objects.select_for_update(of=("self",)).select_related("black", "white").get(pk=game_id)
+        return (
+            Game.objects.select_for_update(of=("self",)).select_related("black", "white", "clock").get(pk=game_id)
+        )
     except Game.DoesNotExist as error:
         raise GameNotFound(f"There is no game {game_id}.") from error
 
@@ -160,15 +170,19 @@ def save_game(game: Game, state: dict[str, Any] | None = None) -> None:
 
 def finish(
     game: Game, *, result: str, termination: str, actor: Any, side: str = "", law: str = "", note: str = "",
-    data: dict | None = None, supersedes: LogEntry | None = None,
+    data: dict | None = None, supersedes: LogEntry | None = None, at: Any = None,
 ) -> LogEntry:
-    """Ends the game with a result and a termination, and logs the end (``game_end``)."""
+    """Ends the game with a result and a termination, stops its clocks, and logs the end (``game_end``)."""
+    if at is None and clock_of(game) is not None:
+        at = db_now()
     game.status = Game.Status.FINISHED
     game.result = result
     game.termination = termination
-    game.finished_at = timezone.now()
+    game.finished_at = at or timezone.now()
+    if at is not None:
+        clock_stop(game, at)
     return log_append(
-        game=game, kind=LogEntry.Kind.GAME_END, side=side, law=law, note=note, actor=actor,
+        game=game, kind=LogEntry.Kind.GAME_END, side=side, law=law, note=note, actor=actor, at=at,
         data={"result": result, "termination": termination, **(data or {})}, supersedes=supersedes,
     )
 
@@ -189,13 +203,15 @@ def game_create(
     *, acting_user: Any, black: Player | int, white: Player | int, rule_set: str = RuleSet.STANDARD,
     referees: list[str] | tuple[str, ...] = (), start_fen: str = "",
     progress_rule: str = ProgressRule.FORTY_MOVE_NOTICE, repetition_threshold: int | None = 4,
-    round: Any = None,
+    round: Any = None, clock: dict[str, Any] | None = None,
 ) -> Game:
     """Creates a game in progress and writes log entry #1 (``game_created``, with the settings).
 
     Only a director may create a game. Referees are named by username and must hold the
     referee or director role. A bad FEN, the same player twice or an unknown referee is a
-    ``validation_error`` naming the field.
+    ``validation_error`` naming the field. ``clock`` is the time control
+    (``arbitration.timecontrol.ClockControl`` as JSON; None or ``{"control": "none"}``: no clock);
+    the clock starts with the ``clock_start`` ruling.
     """
     if not is_director(acting_user):
         raise NotAllowed("Only a tournament director may create a game.")
@@ -238,6 +254,10 @@ def game_create(
                 f"Not a referee or director: {', '.join(bad)}." if len(bad) > 1 else
                 f"{bad[0]} is not a user with the referee or director role."
             ]
+    try:
+        control = ClockControl.from_dict(clock)
+    except ClockControlError as error:
+        fields.update({f"clock.{name}" if name != "clock" else name: msgs for name, msgs in error.fields.items()})
     if fields:
         raise InvalidGameSetup("Some fields are invalid: " + ", ".join(fields) + ".", details={"fields": fields})
 
@@ -250,11 +270,12 @@ def game_create(
         game.referees.set(referee_users)
     game._referee_rows = sorted(((u.pk, u.username) for u in referee_users), key=lambda row: row[1])
     game.arbitration = arbitration_state(game)
+    clock_create(game, control)
     log_append(
         game=game, kind=LogEntry.Kind.GAME_CREATED, actor=acting_user, data={
             "black": black_player.pk, "white": white_player.pk, "rule_set": rule_set,
             "progress_rule": progress_rule, "repetition_threshold": repetition_threshold,
-            "start_fen": fen, "referees": [u.username for u in referee_users],
+            "start_fen": fen, "referees": [u.username for u in referee_users], "clock": control.as_dict(),
         },
     )
     save_game(game)
@@ -370,19 +391,29 @@ def after_move(game: Game, state: dict[str, Any], after: Position, side: str, ac
 @dataclass(frozen=True)
 class MoveOutcome:
     game: Game
-    move: Move
+    move: Move | None
+    refused: Exception | None = None
 
 
-@transaction.atomic
 def game_move_record(*, acting_user: Any, game_id: int, move: str, ply: int | None = None,
                      note: str = "") -> MoveOutcome:
-    """Records a move after checking it against the rule set, the position and the rulings.
+    """Records a move after checking it against the clock, the rule set, the position and the rulings.
 
     Locks the game row first: of two requests for the same ply, the second waits and then
     gets ``ply_conflict``. ``ply`` (optional) is the ply the move must be (current + 1). Under
     ``standard-huff`` a non-capture made while a capture existed is recorded and opens the
-    opponent's choice (Laws 16-17); if the opponent moves without choosing, it stands.
+    opponent's choice (Laws 16-17); if the opponent moves without choosing, it stands. A move
+    that arrives after the mover's loss by delay was due is refused with ``game_over``, and the
+    loss (adjudicated here if no worker has yet) stays on the record.
     """
+    outcome = _game_move_record(acting_user=acting_user, game_id=game_id, move=move, ply=ply, note=note)
+    if outcome.refused is not None:
+        raise outcome.refused
+    return outcome
+
+
+@transaction.atomic
+def _game_move_record(*, acting_user: Any, game_id: int, move: str, ply: int | None, note: str) -> MoveOutcome:
     game = game_lock(game_id)
     authorise_staff(game, acting_user)
     start_if_scheduled(game, acting_user)
@@ -399,8 +430,13 @@ def game_move_record(*, acting_user: Any, game_id: int, move: str, ply: int | No
             "the referee must rule advantage shown or draw (Law 22) before play goes on.",
             details={"kind": "forty_move_ruling"},
         )
-    now = timezone.now()
-    clock_check_before_move(game, now)
+    now = db_now() if clock_of(game) is not None else timezone.now()
+    if clock_check_before_move(game, now):
+        # The loss by delay was due before the move arrived: it is written (commit), the move refused.
+        try:
+            ensure_in_progress(game)
+        except GameOver as refused:
+            return MoveOutcome(game=game, move=None, refused=refused)
     position = Position.from_fen(game.fen)
     side = position.side_to_move.value
     for choice in state["open_choices"]:
@@ -431,6 +467,8 @@ def game_move_record(*, acting_user: Any, game_id: int, move: str, ply: int | No
     after_move(game, state, after, side, acting_user)
     if game.status == Game.Status.FINISHED:
         state["open_choices"] = []
+    else:
+        clock_after_turn(game, now, moved=side)
     save_game(game, state)
     return MoveOutcome(game=game, move=record)
 
@@ -502,6 +540,8 @@ def apply_put_back(game: Game, state: dict[str, Any], *, to_ply: int, kind: str,
                        data={**data, "to_ply": to_ply, "progress": progress})
     superseded = put_back(game, state, to_ply=to_ply, entry=entry)
     restore_forty(game, state, to_ply)
+    if clock_of(game) is not None:
+        clock_after_turn(game, db_now(), moved=None)
     entry.superseded_moves_count = superseded  # for the caller's information only
     return entry
 

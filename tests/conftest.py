@@ -64,19 +64,10 @@ def _uses_server_broker() -> bool:
     return not settings.CELERY_BROKER_URL.startswith("filesystem://")
 
 
-@pytest.fixture(scope="session")
-def celery_worker(django_db_setup, django_db_blocker, tmp_path_factory):
-    """Starts a real Celery worker process against the real broker and the test database.
-
-    The worker is a separate process (it may be killed with SIGKILL by a test); it reads the
-    test database, so tests that hand it work must commit (``transactional_db``).
-    """
+def worker_env() -> dict[str, str]:
+    """Returns the environment a worker process needs to use the test database."""
     from django.conf import settings
 
-    from tests.support.celery_worker import WorkerProcess
-
-    if not _uses_server_broker():
-        pytest.fail("the Celery tests need CELERY_BROKER_URL to point at the real Redis (make test sets it)")
     db = settings.DATABASES["default"]
     env = {}
     if db["ENGINE"].endswith("postgresql"):
@@ -84,11 +75,52 @@ def celery_worker(django_db_setup, django_db_blocker, tmp_path_factory):
             f"postgres://{db.get('USER') or ''}{':' + db['PASSWORD'] if db.get('PASSWORD') else ''}"
             f"@{db.get('HOST') or '127.0.0.1'}:{db.get('PORT') or 5432}/{db['NAME']}"
         )
+    return env
+
+
+@pytest.fixture(scope="session")
+def celery_worker(django_db_setup, django_db_blocker, tmp_path_factory):
+    """Starts a real Celery worker process against the real broker and the test database.
+
+    The worker is a separate process (it may be killed with SIGKILL by a test); it reads the
+    test database, so tests that hand it work must commit (``transactional_db``). Its clock
+    sweeper is off, so that the clock tests decide which workers enforce clocks
+    (``clock_workers``).
+    """
+    from tests.support.celery_worker import WorkerProcess
+
+    if not _uses_server_broker():
+        pytest.fail("the Celery tests need CELERY_BROKER_URL to point at the real Redis (make test sets it)")
     log = tmp_path_factory.mktemp("celery") / "worker.log"
-    worker = WorkerProcess(env=env, log_path=log)
+    worker = WorkerProcess(env={**worker_env(), "CLOCK_SWEEPER_ENABLED": "false"}, log_path=log)
     worker.start()
     yield worker
     worker.stop()
+
+
+@pytest.fixture
+def clock_workers(transactional_db, tmp_path):
+    """Returns a function that starts a real worker process with its clock sweeper on.
+
+    ``start(prefix=[...])`` runs the worker under a command prefix (e.g. faketime). Every
+    worker started is stopped (or killed) when the test ends. Each writes its log under tmp.
+    """
+    from tests.support.celery_worker import WorkerProcess
+
+    if not _uses_server_broker():
+        pytest.fail("the clock tests need CELERY_BROKER_URL to point at the real Redis (make test sets it)")
+    started: list[WorkerProcess] = []
+
+    def start(*, prefix: list[str] | None = None, env: dict[str, str] | None = None) -> WorkerProcess:
+        log = tmp_path / f"worker{len(started) + 1}.log"
+        worker = WorkerProcess(env={**worker_env(), "CLOCK_SWEEPER_ENABLED": "true", **(env or {})},
+                               log_path=log, prefix=prefix)
+        started.append(worker)
+        return worker.start()
+
+    yield start
+    for worker in started:
+        worker.stop(timeout=10)
 
 
 @pytest.fixture(scope="session")

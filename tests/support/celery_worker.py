@@ -22,11 +22,12 @@ class WorkerProcess:
     """
 
     def __init__(self, *, env: dict[str, str] | None = None, concurrency: int = 1,
-                 log_path: Path | None = None) -> None:
+                 log_path: Path | None = None, prefix: list[str] | None = None) -> None:
         self.hostname = f"test-{uuid.uuid4().hex[:8]}@%h"
         self.env = {**os.environ, **(env or {})}
         self.concurrency = concurrency
         self.log_path = log_path
+        self.prefix = list(prefix or [])
         self.process: subprocess.Popen[bytes] | None = None
         self._log = None
 
@@ -40,7 +41,7 @@ class WorkerProcess:
     def start(self, timeout: float = 60.0) -> WorkerProcess:
         """Starts the worker and waits until it answers a ping."""
         cmd = [
-            sys.executable, "-m", "celery", "-A", "config", "worker",
+            *self.prefix, sys.executable, "-m", "celery", "-A", "config", "worker",
             "--pool", "prefork", "--concurrency", str(self.concurrency),
             "--hostname", self.hostname, "--without-gossip", "--without-mingle",
             "--loglevel", "INFO",
