@@ -12,7 +12,7 @@ from tournaments.services.errors import (
     WrongTournamentStatus,
 )
 from tournaments.services.ratings import ratings_update
-from tournaments.services.results import game_result_set, knockout_extend_tied
+from tournaments.services.results import game_result_set, knockout_extend_tied, match_game_finished
 from tournaments.services.rounds import (
     match_forfeit_set,
     round_discard,
@@ -35,7 +35,8 @@ from tournaments.services.tournaments import (
 __all__ = [
     "ALLOWED_TRANSITIONS", "EntryConflict", "InvalidInput", "NotDirector", "PairingUnavailable", "RoundConflict",
     "RoundNotFound", "StatusTransitionRefused", "TournamentNotFound", "WrongTournamentStatus", "authorise_director",
-    "entry_add", "entry_withdraw", "game_result_set", "is_director_of", "knockout_extend_tied", "match_forfeit_set", "player_create",
+    "entry_add", "entry_withdraw", "game_result_set", "is_director_of", "knockout_extend_tied", "match_forfeit_set",
+    "match_game_finished", "player_create",
     "ratings_update", "round_discard", "round_pair", "round_pairings_edit", "round_publish", "tournament_create",
     "tournament_referees_set", "tournament_status_set",
 ]

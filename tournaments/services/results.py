@@ -8,6 +8,7 @@ computed from the games, follow.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.db import transaction
@@ -18,6 +19,8 @@ from games.models import Game
 from tournaments.models import Match, MatchGame, Round, Tournament, TournamentLog
 from tournaments.services.errors import InvalidInput, RoundConflict
 from tournaments.services.tournaments import authorise_director, log_write, tournament_lock
+
+logger = logging.getLogger(__name__)
 
 
 @transaction.atomic
@@ -63,10 +66,12 @@ def game_result_set(*, acting_user: Any, tournament: Tournament, game_id: int, r
     return game
 
 
-def knockout_extend_tied(*, acting_user: Any, round_: Round) -> list[int]:
+def knockout_extend_tied(*, acting_user: Any, round_: Round, trigger: str = "") -> list[int]:
     """Adds a 2-game block to each tied knockout match of the round that needs one; returns their boards.
 
-    Runs inside the caller's transaction (the tournament row locked).
+    Runs inside the caller's transaction (the tournament row locked). The games are created by
+    ``acting_user`` (a director). With a ``trigger`` (the automatic extension) the log row has
+    no actor and says what caused it.
     """
     from tournaments.selectors import match_outcomes
     from tournaments.services.rounds import _ballots_used, match_games_create
@@ -75,7 +80,8 @@ def knockout_extend_tied(*, acting_user: Any, round_: Round) -> list[int]:
     if tournament.format != Tournament.Format.KNOCKOUT or round_.status == Round.Status.PREVIEW:
         return []
     outcomes = match_outcomes(tournament, rounds=[round_])
-    due = [o for o in outcomes.values() if o.kind == Match.Kind.PLAYED and o.tied and not o.complete]
+    due = [o for o in outcomes.values() if o.kind == Match.Kind.PLAYED and o.tied and not o.complete
+           and o.games_total and o.games_finished == o.games_total]
     if not due:
         return []
     referees = list(tournament.referees.order_by("username").values_list("username", flat=True))
@@ -91,7 +97,51 @@ def knockout_extend_tied(*, acting_user: Any, round_: Round) -> list[int]:
             referee_of=(lambda: referees[:1]), used=used,
         )
         match.save(update_fields=["ballots", "ballot_seed"])
-        log_write(tournament=tournament, kind=TournamentLog.Kind.MATCH_EXTENDED, actor=acting_user,
-                  data={"round": round_.number, "board": match.board, "games": [first, first + 1]})
+        data = {"round": round_.number, "board": match.board, "games": [first, first + 1],
+                "score": [outcome.game_points_one, outcome.game_points_two]}
+        if trigger:
+            data["trigger"] = trigger
+        log_write(tournament=tournament, kind=TournamentLog.Kind.MATCH_EXTENDED,
+                  actor=None if trigger else acting_user, data=data)
         boards.append(match.board)
     return boards
+
+
+def _acting_director(tournament: Tournament) -> Any:
+    """Returns a director of the tournament to create games on its behalf (the first by id), or None."""
+    from accounts.roles import is_director
+
+    for user in tournament.directors.order_by("id"):
+        if is_director(user):
+            return user
+    return None
+
+
+@transaction.atomic
+def match_game_finished(*, game_id: int) -> list[int]:
+    """Follows up a finished game of a tournament: a tied knockout match gets its next 2-game block.
+
+    Called after the commit of whatever finished the game (a move, a ruling, the clock, a
+    director's result), through ``tournaments.receivers``; idempotent, so a second call, or one
+    for a game whose match is decided, does nothing. The block's games are created on behalf of
+    the tournament's first director; the log row has no actor and says it was automatic.
+    Returns the boards extended.
+    """
+    match_game = (MatchGame.objects.filter(game_id=game_id)
+                  .select_related("match__round__tournament").first())
+    if match_game is None:
+        return []
+    round_ = match_game.match.round
+    if round_.tournament.format != Tournament.Format.KNOCKOUT:
+        return []
+    tournament = tournament_lock(round_.tournament)
+    if tournament.status != Tournament.Status.RUNNING:
+        return []
+    round_.tournament = tournament
+    director = _acting_director(tournament)
+    if director is None:
+        logger.warning("Knockout %s: no director to create the tie-break games of round %s; "
+                       "they are added when the next round is paired.", tournament.slug, round_.number)
+        return []
+    return knockout_extend_tied(acting_user=director, round_=round_,
+                                trigger=f"game {game_id} finished: the match is tied")

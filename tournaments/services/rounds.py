@@ -99,9 +99,26 @@ def _pairings_for(tournament: Tournament, number: int) -> tuple[list[pure.Pairin
         raise PairingUnavailable(str(error)) from error
 
 
-@transaction.atomic
 def round_pair(*, acting_user: Any, tournament: Tournament) -> Round:
-    """Pairs the next round as a preview (nothing is played until it is published)."""
+    """Pairs the next round as a preview (nothing is played until it is published).
+
+    In a knockout, a tied match of the last round that still lacks its next 2-game block gets
+    it here (normally it is added when the match's last game finishes): the block is committed
+    and then the pairing is refused (409 ``round_conflict``) until the block is played.
+    """
+    round_, extended = _round_pair(acting_user=acting_user, tournament=tournament)
+    if round_ is None:
+        number, boards = extended
+        raise RoundConflict(
+            f"Round {number} has tied matches (boards {', '.join(map(str, boards))}): a 2-game block was added "
+            "to each; pair the next round once they are decided.",
+            details={"round": number, "matches": boards},
+        )
+    return round_
+
+
+@transaction.atomic
+def _round_pair(*, acting_user: Any, tournament: Tournament) -> tuple[Round | None, tuple[int, list[int]]]:
     tournament = tournament_lock(tournament)
     authorise_director(tournament, acting_user)
     if tournament.status != Tournament.Status.RUNNING:
@@ -113,13 +130,12 @@ def round_pair(*, acting_user: Any, tournament: Tournament) -> Round:
                             details={"round": last.number})
     number = (last.number if last else 0) + 1
     if last is not None and tournament.format in (Format.SWISS, Format.KNOCKOUT):
-        from tournaments.services.results import knockout_extend_tied
-
         if tournament.format == Format.KNOCKOUT:
+            from tournaments.services.results import knockout_extend_tied
+
             extended = knockout_extend_tied(acting_user=acting_user, round_=last)
             if extended:
-                raise RoundConflict("Some matches of the last round are tied: a 2-game block was added to each.",
-                                    details={"round": last.number, "matches": extended})
+                return None, (last.number, extended)  # committed; round_pair reports it
         if not round_is_complete(last):
             raise RoundConflict(f"Round {last.number} is not finished yet.", details={"round": last.number})
     if last is not None and last.status != Round.Status.FINISHED and round_is_complete(last):
@@ -134,7 +150,7 @@ def round_pair(*, acting_user: Any, tournament: Tournament) -> Round:
     _matches_create(tournament, round_, pairings)
     log_write(tournament=tournament, kind=TournamentLog.Kind.ROUND_PAIRED, actor=acting_user,
               data={"round": number, "pairings": [[p.one, p.two] for p in pairings]})
-    return round_
+    return round_, (0, [])
 
 
 def _matches_create(tournament: Tournament, round_: Round, pairings: list[pure.Pairing],

@@ -222,6 +222,15 @@ def _check_can_finish(tournament: Tournament) -> None:
                       .values_list("id", flat=True)[:20])
     if unfinished:
         raise WrongTournamentStatus("Some games are not finished.", details={"games": unfinished})
+    from tournaments.selectors import match_outcomes
+
+    undecided = sorted((o.round, o.board) for o in match_outcomes(tournament).values() if not o.complete)
+    if undecided:
+        where = ", ".join(f"round {r} board {b}" for r, b in undecided[:10])
+        raise WrongTournamentStatus(
+            f"Some matches are not decided ({where}): a tied knockout match plays another 2-game block first.",
+            details={"matches": [{"round": r, "board": b} for r, b in undecided]},
+        )
 
 
 def _seed_entries(tournament: Tournament) -> None:
