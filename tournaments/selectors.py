@@ -229,6 +229,16 @@ class CrosstableCell:
     match_points: float
     kind: str  # played, bye, forfeit
 
+    @property
+    def mark(self) -> str:
+        """Returns the cell as shown: ``bye``, the opponent's rank with ``+``/``-`` for a forfeit
+        (``-`` for both when neither was awarded it), or the rank and the game points (``3:2-0``)."""
+        if self.kind == "bye":
+            return "bye"
+        if self.kind == "forfeit":
+            return f"{self.opponent_rank}{'+' if self.game_points > self.opponent_game_points else '-'}"
+        return f"{self.opponent_rank}:{_fmt(self.game_points)}-{_fmt(self.opponent_game_points)}"
+
 
 @dataclass
 class CrosstableRow:
@@ -426,8 +436,9 @@ def tournament_pdn(tournament: Tournament) -> str:
 def crosstable_csv(tournament: Tournament) -> str:
     """Returns the crosstable as CSV: rank, player, points, then per opponent (round robin) or per round.
 
-    A round's cell is the opponent's rank and the game points each (``3:2-0``), ``bye``, or the
-    opponent's rank with ``+``/``-`` for a forfeit.
+    A round's cell is ``CrosstableCell.mark``: the opponent's rank and the game points each
+    (``3:2-0``), ``bye``, or the opponent's rank with ``+``/``-`` for a forfeit (``-`` for both
+    players of a double forfeit).
     """
     import csv
     import io
@@ -444,16 +455,6 @@ def crosstable_csv(tournament: Tournament) -> str:
             cells = row.cells
         else:
             by_round = {c.round: c for c in row.rounds}
-            cells = []
-            for n in rounds:
-                c = by_round.get(n)
-                if c is None:
-                    cells.append("")
-                elif c.kind == "bye":
-                    cells.append("bye")
-                elif c.kind == "forfeit":
-                    cells.append(f"{c.opponent_rank}{'+' if c.match_points > 0 else '-'}")
-                else:
-                    cells.append(f"{c.opponent_rank}:{_fmt(c.game_points)}-{_fmt(c.opponent_game_points)}")
+            cells = [by_round[n].mark if n in by_round else "" for n in rounds]
         writer.writerow([row.rank, row.player.name, _fmt(row.points), *cells])
     return out.getvalue()

@@ -269,6 +269,7 @@ class CrosstableCellSerializer(serializers.Serializer):
     opponent_game_points = serializers.FloatField()
     match_points = serializers.FloatField()
     kind = serializers.CharField()
+    mark = serializers.CharField(help_text="As the crosstable shows it: 3:2-0, bye, 3+ or 3- (a forfeit).")
 
 
 class CrosstableRowSerializer(serializers.Serializer):
@@ -316,4 +317,4 @@ def crosstable_row(row: Any) -> dict[str, Any]:
     return {"rank": row.rank, "player": player_ref(row.player), "points": row.points, "cells": row.cells,
             "rounds": [{"round": c.round, "opponent": c.opponent, "opponent_rank": c.opponent_rank,
                         "game_points": c.game_points, "opponent_game_points": c.opponent_game_points,
-                        "match_points": c.match_points, "kind": c.kind} for c in row.rounds]}
+                        "match_points": c.match_points, "kind": c.kind, "mark": c.mark} for c in row.rounds]}

@@ -7,7 +7,7 @@ import pytest
 from arbitration.services import ruling_issue
 from games.models import Game
 from games.services import game_move_record
-from tests.tournaments.test_services import make_players, running_tournament
+from tests.tournaments.test_services import finish_games, make_players, running_tournament
 from tournaments import services
 from tournaments.models import Match, MatchGame, TournamentLog
 
@@ -90,3 +90,30 @@ def test_finishing_refuses_a_knockout_with_an_undecided_match(director, referee)
     with pytest.raises(services.WrongTournamentStatus, match="not decided") as refused:
         services.tournament_status_set(acting_user=director, tournament=tournament, status="finished")
     assert refused.value.details["matches"] == [{"round": 1, "board": 1}]
+
+
+def test_a_knockout_refuses_a_forfeit_that_sends_nobody_through(director, referee):
+    players = make_players(2)
+    tournament = running_tournament(director, players, format="knockout", opening="go-as-you-please")
+    services.round_pair(acting_user=director, tournament=tournament)
+    with pytest.raises(services.InvalidInput) as refused:
+        services.match_forfeit_set(acting_user=director, tournament=tournament, number=1, board=1, winner=None,
+                                   reason="neither came")
+    assert "winner" in refused.value.details["fields"]
+
+
+def test_a_knockout_match_of_two_withdrawn_players_waits_for_the_directors_decision(director, referee):
+    tournament, round_, players = knockout(director, referee, 4)
+    finish_games(director, tournament, round_)
+    winners = [m.player_one_id for m in round_.matches.order_by("board")]
+    for pid in winners:
+        services.entry_withdraw(acting_user=director, tournament=tournament, player=pid, reason="left")
+    final = services.round_pair(acting_user=director, tournament=tournament)
+    assert final.matches.get().kind == "forfeit" and final.matches.get().forfeit_winner is None
+    with pytest.raises(services.RoundConflict, match="one of them must go through"):
+        services.round_publish(acting_user=director, tournament=tournament, number=final.number)
+    services.match_forfeit_set(acting_user=director, tournament=tournament, number=final.number, board=1,
+                               winner=winners[1], reason="lots drawn by the director")
+    services.round_publish(acting_user=director, tournament=tournament, number=final.number)
+    with pytest.raises(services.PairingUnavailable, match="decided"):
+        services.round_pair(acting_user=director, tournament=tournament)

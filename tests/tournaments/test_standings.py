@@ -137,3 +137,12 @@ def test_crosstable_lists_each_round_with_byes_distinct():
         (2, 2, 0, 0, "played"),
         (3, 1, 1, 1, "played"),
     ]
+
+
+def test_a_double_forfeit_is_a_lost_match_for_both():
+    results = [MatchResult(1, 1, 2, 0, 0, kind="forfeit"), MatchResult(1, 3, 4, 1, 1)]
+    rows = {r.player: r for r in standings(results, tiebreaks=["wins"])}
+    assert {p: r.points for p, r in rows.items()} == {1: 0, 2: 0, 3: 1, 4: 1}
+    assert (rows[1].forfeits, rows[1].losses, rows[1].played) == (1, 0, 0)
+    lines = crosstable(results, scoring=Scoring(win=3, draw=2, loss=1))
+    assert [e.match_points for e in lines[1] + lines[2]] == [1, 1]

@@ -6,7 +6,8 @@ Conventions (documented choices):
   (default win 2, draw 1, loss 0). A bye scores ``Scoring.bye`` match points and
   ``bye_game_points`` game points; a forfeit (unplayed) scores as given but is not a played
   game: it counts for neither player's wins/draws/losses, nor for Sonneborn-Berger, nor
-  head-to-head.
+  head-to-head. A forfeit in which nobody is awarded the match (both absent, equal points)
+  is a lost match for both.
 - **Buchholz**: the sum of the final match points of every opponent met over the board. Each
   unplayed round of the player (bye, forfeit won or lost) counts as a virtual opponent with
   the player's own final match points (the FIDE 2023 "dummy opponent" rule), so a bye
@@ -71,7 +72,7 @@ def match_points(result: MatchResult, player: int, scoring: Scoring) -> float:
     )
     if mine > theirs:
         return scoring.win
-    if mine < theirs:
+    if mine < theirs or result.kind == Kind.FORFEIT:  # a double forfeit: both lose
         return scoring.loss
     return scoring.draw
 

@@ -91,8 +91,14 @@ def _pairings_for(tournament: Tournament, number: int) -> tuple[list[pure.Pairin
     winners = [o.winner for o in sorted(outcomes.values(), key=lambda o: o.board)]
     if len(winners) < 2:
         raise PairingUnavailable("The knockout is decided: no round is left to pair.")
-    if any(w is None for w in winners):
-        raise PairingUnavailable("A match of the last round has no winner yet.")
+    undecided = sorted((o.board, o.kind) for o in outcomes.values() if o.winner is None)
+    if undecided:
+        board, kind = undecided[0]
+        if kind == Match.Kind.FORFEIT:
+            raise PairingUnavailable(
+                f"Board {board} of round {number - 1} was forfeited by both players: in a knockout one of them must "
+                "go through, and the director decides who (the forfeit's winner).", details={"board": board})
+        raise PairingUnavailable(f"Board {board} of round {number - 1} has no winner yet.", details={"board": board})
     try:
         return pure.knockout_next(winners), ["The winners of the previous round, in bracket order."]  # type: ignore[arg-type]
     except pure.PairingError as error:
@@ -292,6 +298,14 @@ def round_publish(*, acting_user: Any, tournament: Tournament, number: int) -> R
     round_ = _round_get(tournament, number, lock=True)
     if round_.status != Round.Status.PREVIEW:
         raise RoundConflict(f"Round {number} is already published.", details={"round": number})
+    if tournament.format == Format.KNOCKOUT:
+        both_absent = list(round_.matches.filter(kind=Match.Kind.FORFEIT, forfeit_winner__isnull=True)
+                           .order_by("board").values_list("board", flat=True))
+        if both_absent:
+            raise RoundConflict(
+                f"Board {both_absent[0]} is a forfeit with nobody awarded it (both players withdrawn or absent): in a "
+                "knockout one of them must go through. Mark the forfeit with its winner, or edit the pairings.",
+                details={"round": number, "boards": both_absent})
     referees = list(tournament.referees.order_by("username").values_list("username", flat=True))
     turn = {"n": 0}
 
@@ -332,7 +346,8 @@ def match_forfeit_set(*, acting_user: Any, tournament: Tournament, number: int, 
     """Marks a match of a preview as a forfeit (unplayed): ``winner`` is awarded it, or nobody (both absent).
 
     No games are created for it when the round is published; it scores as awarded but is not a
-    played match (no wins, no Sonneborn-Berger, no head-to-head).
+    played match (no wins, no Sonneborn-Berger, no head-to-head). Nobody awarded it is a lost
+    match for both; a knockout refuses that (one player must go through: the director names him).
     """
     tournament = tournament_lock(tournament)
     authorise_director(tournament, acting_user)
@@ -347,6 +362,9 @@ def match_forfeit_set(*, acting_user: Any, tournament: Tournament, number: int, 
         raise InvalidInput.field("board", f"Round {number} has no match on board {board}.")
     if winner is not None and winner not in (match.player_one_id, match.player_two_id):
         raise InvalidInput.field("winner", "The winner is one of the match's two players, or null.")
+    if winner is None and tournament.format == Format.KNOCKOUT:
+        raise InvalidInput.field("winner", "In a knockout one player must go through: name the one awarded the "
+                                           "match (the director decides, e.g. by lots, when both are absent).")
     match.kind = Match.Kind.FORFEIT
     match.forfeit_winner_id = winner
     match.save(update_fields=["kind", "forfeit_winner"])
