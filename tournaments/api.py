@@ -35,6 +35,7 @@ from tournaments.serializers import (
     TournamentCreateSerializer,
     TournamentLogSerializer,
     TournamentSerializer,
+    TournamentUpdateSerializer,
     crosstable_row,
     entry_data,
     player_ref,
@@ -107,6 +108,15 @@ class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         serializer.is_valid(raise_exception=True)
         tournament = services.tournament_create(acting_user=request.user, **serializer.service_kwargs())
         return Response(_detail(tournament), status=status.HTTP_201_CREATED)
+
+    @extend_schema(summary="Change settings (director): name, venue, dates, clock; tiebreaks and rated before it runs",
+                   request=TournamentUpdateSerializer, responses={200: TournamentSerializer, **_errors(400, 401, 403)})
+    def partial_update(self, request: Request, slug: str | None = None) -> Response:
+        serializer = TournamentUpdateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        tournament = services.tournament_update(acting_user=request.user, tournament=_tournament(slug),
+                                                **serializer.service_kwargs())
+        return Response(_detail(tournament))
 
     @extend_schema(methods=["GET"], summary="The entries", responses={200: EntrySerializer(many=True)})
     @extend_schema(methods=["POST"], summary="Enter a player (director); late entries join the next round",

@@ -72,7 +72,10 @@ class Tournament(models.Model):
     progress_rule = models.CharField(max_length=24, default="forty-move-notice",
                                      help_text="games.models.ProgressRule: how its games draw for lack of progress.")
     repetition_threshold = models.PositiveSmallIntegerField(null=True, blank=True, default=4)
-    clock_control = models.JSONField(default=dict, blank=True, help_text="Kept as given; clocks are a later issue.")
+    clock_control = models.JSONField(
+        default=dict, blank=True,
+        help_text="The games' time control (arbitration.timecontrol.ClockControl as JSON); empty: no clock.",
+    )
     opening = models.CharField(max_length=24, choices=Opening.choices, default=Opening.THREE_MOVE_BALLOT)
     games_per_match = models.PositiveSmallIntegerField(default=2)
     match_points_win = models.PositiveSmallIntegerField(default=2)
@@ -246,6 +249,7 @@ class TournamentLog(models.Model):
         RESULT_CORRECTED = "result_corrected", "Result corrected"
         MATCH_EXTENDED = "match_extended", "Knockout match extended"
         RATINGS_UPDATED = "ratings_updated", "Ratings updated"
+        SETTINGS_CHANGED = "settings_changed", "Settings changed"
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="log")
     kind = models.CharField(max_length=24, choices=Kind.choices)

@@ -51,6 +51,8 @@ def player_ref(player: Player | None) -> dict[str, Any] | None:
 
 class TournamentSerializer(serializers.ModelSerializer):
     rounds = serializers.IntegerField(source="round_count", allow_null=True)
+    clock = serializers.JSONField(source="clock_control", read_only=True,
+                                  help_text="The games' time control; {} for none (also as clock_control).")
     directors = serializers.SlugRelatedField(slug_field="username", many=True, read_only=True)
     referees = serializers.SlugRelatedField(slug_field="username", many=True, read_only=True)
     scoring = serializers.SerializerMethodField()
@@ -58,7 +60,7 @@ class TournamentSerializer(serializers.ModelSerializer):
     class Meta:
         model = Tournament
         fields = ["id", "name", "slug", "format", "rounds", "rule_set", "progress_rule", "opening",
-                  "games_per_match", "scoring", "tiebreaks", "rated", "clock_control", "knockout_extra_blocks",
+                  "games_per_match", "scoring", "tiebreaks", "rated", "clock", "clock_control", "knockout_extra_blocks",
                   "venue", "start_date", "end_date", "status", "directors", "referees"]
         read_only_fields = fields
 
@@ -90,7 +92,12 @@ class TournamentCreateSerializer(serializers.Serializer):
     venue = serializers.CharField(required=False, allow_blank=True, default="")
     start_date = serializers.DateField(required=False, allow_null=True, default=None)
     end_date = serializers.DateField(required=False, allow_null=True, default=None)
-    clock_control = serializers.JSONField(required=False, default=dict)
+    clock = serializers.JSONField(
+        required=False, allow_null=True,
+        help_text='The games\' time control: {"control": "per-move", "move_seconds": 300}, {"control": '
+                  '"moves-in-time", "moves": 30, "seconds": 3600}, or null / {"control": "none"} for none.',
+    )
+    clock_control = serializers.JSONField(required=False, allow_null=True, help_text="The same as clock (older name).")
     tiebreaks = serializers.ListField(child=serializers.ChoiceField(choices=list(TIEBREAKS)), required=False,
                                       allow_null=True, default=None)
     rated = serializers.BooleanField(required=False, default=False)
@@ -102,18 +109,40 @@ class TournamentCreateSerializer(serializers.Serializer):
             raise serializers.ValidationError("A match is an even number of games (Law 26): 2, 4, ...")
         return value
 
-    def validate_clock_control(self, value: Any) -> Any:
-        if not isinstance(value, dict):
-            raise serializers.ValidationError("A JSON object.")
-        return value
-
     def service_kwargs(self) -> dict[str, Any]:
         data = dict(self.validated_data)
+        data["clock_control"] = _clock_given(data)
         scoring = data.pop("scoring", None) or {}
         data["round_count"] = data.pop("rounds")
         data["match_points_win"] = scoring.get("win", 2)
         data["match_points_draw"] = scoring.get("draw", 1)
         data["match_points_loss"] = scoring.get("loss", 0)
+        return data
+
+
+def _clock_given(data: dict[str, Any]) -> Any:
+    """Pops ``clock`` and its older name ``clock_control`` from ``data``; returns the one given (clock first)."""
+    clock = data.pop("clock", None) if "clock" in data else None
+    older = data.pop("clock_control", None)
+    return clock if clock is not None else older
+
+
+class TournamentUpdateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=200, required=False)
+    venue = serializers.CharField(required=False, allow_blank=True)
+    start_date = serializers.DateField(required=False, allow_null=True)
+    end_date = serializers.DateField(required=False, allow_null=True)
+    clock = serializers.JSONField(required=False, allow_null=True, help_text="As on creation; null: no clock.")
+    clock_control = serializers.JSONField(required=False, allow_null=True, help_text="The same as clock.")
+    tiebreaks = serializers.ListField(child=serializers.ChoiceField(choices=list(TIEBREAKS)), required=False,
+                                      allow_null=True)
+    rated = serializers.BooleanField(required=False)
+    reason = serializers.CharField(required=False, allow_blank=True, default="")
+
+    def service_kwargs(self) -> dict[str, Any]:
+        data = dict(self.validated_data)
+        if "clock" in data or "clock_control" in data:
+            data["clock_control"] = _clock_given(data)
         return data
 
 

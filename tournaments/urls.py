@@ -16,6 +16,7 @@ urlpatterns = [
     path("<slug:slug>/manage/", views.manage, name="manage"),
     path("<slug:slug>/manage/status", views.manage_status, name="manage-status"),
     path("<slug:slug>/manage/referees", views.manage_referees, name="manage-referees"),
+    path("<slug:slug>/manage/clock", views.manage_clock, name="manage-clock"),
     path("<slug:slug>/manage/entries", views.manage_entry_add, name="manage-entry-add"),
     path("<slug:slug>/manage/players", views.manage_player_add, name="manage-player-add"),
     path("<slug:slug>/manage/withdraw", views.manage_withdraw, name="manage-withdraw"),

@@ -28,7 +28,57 @@ from tournaments.scoring import TIEBREAKS
 # --- forms --------------------------------------------------------------------------------------
 
 
-class TournamentForm(forms.Form):
+CLOCK_CHOICES = [("none", "No clock"), ("per-move", "Per move (Laws 24-25)"),
+                 ("moves-in-time", "Moves in time (e.g. 30 moves in 60 minutes)")]
+
+
+class ClockForm(forms.Form):
+    """The time control of a tournament's games; the services check it (``ClockControl``)."""
+
+    clock = forms.ChoiceField(choices=CLOCK_CHOICES, initial="none", required=False, label="Clock")
+    clock_move_seconds = forms.FloatField(required=False, initial=300, label="Seconds a move (per move)")
+    clock_moves = forms.IntegerField(required=False, initial=30, label="Moves (moves in time)")
+    clock_seconds = forms.FloatField(required=False, initial=3600, label="Seconds for them (moves in time)")
+    clock_increment_seconds = forms.FloatField(required=False, initial=0, label="Increment a move, seconds")
+
+
+def _clock_from(data: dict[str, Any]) -> dict[str, Any] | None:
+    """Returns the clock control JSON the form describes (None: no clock)."""
+    control = data.get("clock") or "none"
+    if control == "none":
+        return None
+    if control == "per-move":
+        fields = {"move_seconds": data.get("clock_move_seconds")}
+    else:
+        fields = {"moves": data.get("clock_moves"), "seconds": data.get("clock_seconds"),
+                  "increment_seconds": data.get("clock_increment_seconds")}
+    return {"control": control, **{k: v for k, v in fields.items() if v is not None}}
+
+
+def _clock_initial(control: dict[str, Any] | None) -> dict[str, Any]:
+    """Returns the clock form's initial values for a stored control."""
+    if not control or control.get("control") == "none":
+        return {"clock": "none"}
+    initial = {"clock": control.get("control", "per-move")}
+    for name in ("move_seconds", "moves", "seconds", "increment_seconds"):
+        if name in control:
+            initial[f"clock_{name}"] = control[name]
+    return initial
+
+
+def clock_text(control: dict[str, Any] | None) -> str:
+    """Describes a clock control in a few words."""
+    if not control or control.get("control") == "none":
+        return "no clock"
+    if control.get("control") == "per-move":
+        return f"{control.get('move_seconds', 300):g} s a move"
+    text = f"{control.get('moves')} moves in {float(control.get('seconds', 0)) / 60:g} min"
+    if control.get("increment_seconds"):
+        text += f" + {control['increment_seconds']:g} s a move"
+    return text
+
+
+class TournamentForm(ClockForm):
     name = forms.CharField(max_length=200)
     slug = forms.SlugField(max_length=80, required=False, help_text="Empty: made from the name.")
     format = forms.ChoiceField(choices=Tournament.Format.choices)
@@ -146,6 +196,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
                 rule_set=data["rule_set"], progress_rule=data["progress_rule"], venue=data["venue"],
                 start_date=data["start_date"], end_date=data["end_date"], rated=data["rated"],
                 referees=_usernames(data["referees"]), tiebreaks=data["tiebreaks"] or None,
+                clock_control=_clock_from(data),
             )
         except AppError as error:
             _form_errors(form, error)
@@ -162,6 +213,7 @@ def _form_errors(form: forms.Form, error: AppError) -> None:
     fields = error.details.get("fields") if isinstance(error.details, dict) else None
     if fields:
         for name, problems in fields.items():
+            name = name.replace(".", "_")  # clock.move_seconds is the form's clock_move_seconds
             target = name if name in form.fields else None
             for problem in problems:
                 form.add_error(target, problem)
@@ -188,6 +240,8 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
         "referees": ", ".join(u.username for u in tournament.referees.all()),
         "log": selectors.tournament_log(tournament), "standings": selectors.standings(tournament),
         "results": [choice for choice in Game.Result.choices],
+        "clock_form": ClockForm(initial=_clock_initial(tournament.clock_control)),
+        "clock_text": clock_text(tournament.clock_control),
     })
 
 
@@ -196,7 +250,9 @@ def _act(request: HttpRequest, slug: str, action: Callable[[Tournament], str | N
     try:
         message = action(tournament)
     except AppError as error:
-        messages.error(request, error.message)
+        fields = error.details.get("fields") if isinstance(error.details, dict) else None
+        detail = "; ".join(f"{name}: {' '.join(problems)}" for name, problems in fields.items()) if fields else ""
+        messages.error(request, f"{error.message} {detail}".strip())
     else:
         if message:
             messages.success(request, message)
@@ -210,6 +266,21 @@ def manage_status(request: HttpRequest, slug: str) -> HttpResponse:
         t = services.tournament_status_set(acting_user=request.user, tournament=t, status=request.POST.get("status", ""),
                                            reason=request.POST.get("reason", ""))
         return f"The tournament is now {t.get_status_display().lower()}."
+    return _act(request, slug, act)
+
+
+@login_required
+@require_POST
+def manage_clock(request: HttpRequest, slug: str) -> HttpResponse:
+    def act(t: Tournament) -> str:
+        form = ClockForm(request.POST)
+        if not form.is_valid():
+            raise services.InvalidInput("The clock form is incomplete: " + "; ".join(
+                f"{k}: {' '.join(v)}" for k, v in form.errors.items()))
+        t = services.tournament_update(acting_user=request.user, tournament=t,
+                                       clock_control=_clock_from(form.cleaned_data),
+                                       reason=request.POST.get("reason", ""))
+        return f"Clock: {clock_text(t.clock_control)}; the games of rounds published from now on get it."
     return _act(request, slug, act)
 
 

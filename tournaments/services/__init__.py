@@ -30,6 +30,7 @@ from tournaments.services.tournaments import (
     tournament_create,
     tournament_referees_set,
     tournament_status_set,
+    tournament_update,
 )
 
 __all__ = [
@@ -38,5 +39,5 @@ __all__ = [
     "entry_add", "entry_withdraw", "game_result_set", "is_director_of", "knockout_extend_tied", "match_forfeit_set",
     "match_game_finished", "player_create",
     "ratings_update", "round_discard", "round_pair", "round_pairings_edit", "round_publish", "tournament_create",
-    "tournament_referees_set", "tournament_status_set",
+    "tournament_referees_set", "tournament_status_set", "tournament_update",
 ]

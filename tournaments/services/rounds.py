@@ -260,6 +260,7 @@ def match_games_create(*, acting_user: Any, tournament: Tournament, match: Match
                        referee_of: Any, used: list[int]) -> None:
     """Creates games ``first``..``first+count-1`` of a match (``used``: the ballots drawn so far, extended).
 
+    Each game gets the tournament's rule set, progress rule and clock control (as it is now).
     Colours alternate from the lots (game 1: ``first_black`` has Black). With ballots, games
     2k+1 and 2k+2 share ballot k, so each opening is played twice with colours reversed, from
     the position after its three moves. Each ballot records its seed and its place in the
@@ -281,7 +282,7 @@ def match_games_create(*, acting_user: Any, tournament: Tournament, match: Match
             acting_user=acting_user, black=black, white=white, rule_set=tournament.rule_set,
             referees=referee_of(), start_fen=ballot["fen"] if ballot else "",
             progress_rule=tournament.progress_rule, repetition_threshold=tournament.repetition_threshold,
-            round=match.round,
+            round=match.round, clock=tournament.clock_control or None,
         )
         MatchGame.objects.create(match=match, game=game, number=number,
                                  ballot_number=ballot["number"] if ballot else None)

@@ -9,6 +9,7 @@ from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
 from accounts.roles import Role, is_director, user_roles
+from arbitration.timecontrol import ClockControl, ClockControlError
 from games.models import ProgressRule, RuleSet
 from tournaments.models import Entry, Player, Round, Tournament, TournamentLog
 from tournaments.scoring import TIEBREAKS
@@ -104,6 +105,22 @@ def _validate_settings(fields: dict[str, Any]) -> dict[str, list[str]]:
     return errors
 
 
+def clock_control_clean(value: Any) -> tuple[dict[str, Any], dict[str, list[str]]]:
+    """Returns the tournament's clock control in its full JSON form, and the errors by field.
+
+    Empty (None or ``{}``) means no clock and is kept as ``{}``; anything else is read by
+    ``arbitration.timecontrol.ClockControl`` (``{"control": "none"}`` is also no clock). Errors
+    are named ``clock`` or ``clock.<field>``.
+    """
+    if value is None or value == {}:
+        return {}, {}
+    try:
+        control = ClockControl.from_dict(value)
+    except ClockControlError as error:
+        return {}, {name if name == "clock" else f"clock.{name}": msgs for name, msgs in error.fields.items()}
+    return control.as_dict(), {}
+
+
 @transaction.atomic
 def tournament_create(
     *, acting_user: Any, name: str, slug: str = "", format: str = Tournament.Format.ROUND_ROBIN,
@@ -114,7 +131,11 @@ def tournament_create(
     tiebreaks: list[str] | None = None, rated: bool = False, match_points_win: int = 2,
     match_points_draw: int = 1, match_points_loss: int = 0, knockout_extra_blocks: int | None = None,
 ) -> Tournament:
-    """Creates a tournament in draft; the creator becomes one of its directors."""
+    """Creates a tournament in draft; the creator becomes one of its directors.
+
+    ``clock_control`` is the time control its games get (``clock_control_clean``): checked
+    here, given to each game when its round is published.
+    """
     if not is_director(acting_user):
         raise NotDirector("Only a tournament director may create a tournament.")
     name = (name or "").strip()
@@ -126,6 +147,8 @@ def tournament_create(
         "match_points_loss": match_points_loss,
     }
     errors = _validate_settings(settings)
+    clock_control, clock_errors = clock_control_clean(clock_control)
+    errors.update(clock_errors)
     if not name:
         errors["name"] = ["A tournament needs a name."]
     if not slug or slugify(slug) != slug:
@@ -144,7 +167,7 @@ def tournament_create(
     tournament = Tournament.objects.create(
         name=name, slug=slug, format=format, round_count=round_count if format == Tournament.Format.SWISS else None,
         games_per_match=games_per_match, opening=opening, rule_set=rule_set, progress_rule=progress_rule,
-        venue=venue or "", start_date=start_date, end_date=end_date, clock_control=clock_control or {},
+        venue=venue or "", start_date=start_date, end_date=end_date, clock_control=clock_control,
         tiebreaks=tiebreaks, rated=rated, match_points_win=match_points_win, match_points_draw=match_points_draw,
         match_points_loss=match_points_loss, knockout_extra_blocks=knockout_extra_blocks,
     )
@@ -153,8 +176,76 @@ def tournament_create(
         tournament.referees.set(referee_users)
     log_write(tournament=tournament, kind=TournamentLog.Kind.CREATED, actor=acting_user, to_status=tournament.status,
               data={**{k: v for k, v in settings.items() if k != "tiebreaks"}, "tiebreaks": tiebreaks,
-                    "referees": [u.username for u in referee_users]})
+                    "referees": [u.username for u in referee_users], "clock": clock_control})
     return tournament
+
+
+#: What ``tournament_update`` may change, and until which status (inclusive).
+EDITABLE_UNTIL: dict[str, tuple[str, ...]] = {
+    "name": (Status.DRAFT, Status.REGISTRATION, Status.RUNNING),
+    "venue": (Status.DRAFT, Status.REGISTRATION, Status.RUNNING),
+    "start_date": (Status.DRAFT, Status.REGISTRATION, Status.RUNNING),
+    "end_date": (Status.DRAFT, Status.REGISTRATION, Status.RUNNING),
+    "clock_control": (Status.DRAFT, Status.REGISTRATION, Status.RUNNING),
+    "tiebreaks": (Status.DRAFT, Status.REGISTRATION),
+    "rated": (Status.DRAFT, Status.REGISTRATION),
+}
+
+
+@transaction.atomic
+def tournament_update(*, acting_user: Any, tournament: Tournament, reason: str = "", **changes: Any) -> Tournament:
+    """Changes settings of a tournament (``EDITABLE_UNTIL``) and logs the change with the values before.
+
+    A new clock control applies to the games of rounds published afterwards; games already
+    made keep theirs. A finished tournament changes no more.
+    """
+    tournament = tournament_lock(tournament)
+    authorise_director(tournament, acting_user)
+    unknown = sorted(set(changes) - set(EDITABLE_UNTIL))
+    if unknown:
+        raise InvalidInput("Some fields cannot be edited: " + ", ".join(unknown) + ".",
+                           details={"fields": {name: ["Not an editable setting."] for name in unknown}})
+    errors: dict[str, list[str]] = {}
+    for name in changes:
+        if tournament.status not in EDITABLE_UNTIL[name]:
+            errors[name] = [f"Cannot be changed once the tournament is {tournament.status}."]
+    if "name" in changes:
+        changes["name"] = (changes["name"] or "").strip()
+        if not changes["name"]:
+            errors["name"] = ["A tournament needs a name."]
+    if "venue" in changes:
+        changes["venue"] = changes["venue"] or ""
+    if "clock_control" in changes:
+        changes["clock_control"], clock_errors = clock_control_clean(changes["clock_control"])
+        errors.update(clock_errors)
+    if "tiebreaks" in changes:
+        if changes["tiebreaks"] is None:
+            changes["tiebreaks"] = list(SWISS_TIEBREAKS if tournament.format == Tournament.Format.SWISS
+                                        else DEFAULT_TIEBREAKS)
+        unknown_tb = [t for t in changes["tiebreaks"] if t not in KNOWN_TIEBREAKS]
+        if unknown_tb:
+            errors["tiebreaks"] = [f"Unknown tiebreaks {', '.join(unknown_tb)}; known: {', '.join(KNOWN_TIEBREAKS)}."]
+    start = changes.get("start_date", tournament.start_date)
+    end = changes.get("end_date", tournament.end_date)
+    if start and end and end < start:
+        errors["end_date"] = ["The tournament cannot end before it starts."]
+    if errors:
+        raise InvalidInput("Some fields are invalid: " + ", ".join(errors) + ".", details={"fields": errors})
+    before = {name: getattr(tournament, name) for name in changes}
+    changed = [name for name in changes if before[name] != changes[name]]
+    if not changed:
+        return tournament
+    for name in changed:
+        setattr(tournament, name, changes[name])
+    tournament.save(update_fields=changed)
+    log_write(tournament=tournament, kind=TournamentLog.Kind.SETTINGS_CHANGED, actor=acting_user, reason=reason,
+              data={name: {"before": _plain(before[name]), "after": _plain(changes[name])} for name in changed})
+    return tournament
+
+
+def _plain(value: Any) -> Any:
+    """Returns a value as the log's JSON keeps it (dates as ISO strings)."""
+    return value.isoformat() if hasattr(value, "isoformat") else value
 
 
 @transaction.atomic
