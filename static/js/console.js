@@ -15,7 +15,8 @@
   var gameId = root.getAttribute("data-game-id");
   var isDirector = root.getAttribute("data-director") === "true";
   var api = "/api/v1/games/" + gameId + "/";
-  var POLL_MS = 2000;
+  var POLL_MS = 2000; // without a running clock
+  var CLOCK_POLL_MS = 500; // while a clock runs (and just after each of its deadlines)
 
   var state = null;
   var path = []; // the squares clicked so far
@@ -60,15 +61,18 @@
 
   /* ---- network ---- */
 
+  /* Answers {status, ok, data, sent, received}: the browser's times of the request (the clock offset). */
   function request(method, url, body) {
     var headers = { Accept: "application/json" };
-    var options = { method: method, headers: headers, credentials: "same-origin" };
+    var options = { method: method, headers: headers, credentials: "same-origin", cache: "no-store" };
     if (body !== undefined) {
       headers["Content-Type"] = "application/json";
       headers["X-CSRFToken"] = DraughtsBoard.cookie("csrftoken") || "";
       options.body = JSON.stringify(body);
     }
+    var sent = Date.now();
     return fetch(url, options).then(function (response) {
+      var received = Date.now();
       return response.text().then(function (text) {
         var data = null;
         try {
@@ -76,7 +80,7 @@
         } catch (error) {
           data = { error: { code: "bad_response", message: text.slice(0, 200) } };
         }
-        return { status: response.status, ok: response.ok, data: data };
+        return { status: response.status, ok: response.ok, data: data, sent: sent, received: received };
       });
     });
   }
@@ -121,7 +125,7 @@
   function loadState() {
     return request("GET", api).then(function (answer) {
       if (answer.ok) {
-        setState(answer.data);
+        setState(answer.data, answer);
       } else {
         showAlert("Could not read the game: " + errorOf(answer).message);
       }
@@ -129,13 +133,17 @@
     });
   }
 
-  function setState(next) {
+  function setState(next, answer) {
     var changed = !state || next.ply !== state.ply || next.fen !== state.fen || next.status !== state.status;
     state = next;
     if (changed) {
       path = [];
     }
     renderState();
+    clocks.update(state, answer);
+    if (poller) {
+      poller.schedule(); // sooner when a clock has just started
+    }
     if (state.log_length === undefined || state.log_length !== lastLogLength) {
       lastLogLength = state.log_length;
       loadLog();
@@ -439,7 +447,7 @@
         if (answer.status === 201 || answer.ok) {
           $("move-input").value = "";
           showNotice("Recorded " + move + ".");
-          setState(answer.data);
+          setState(answer.data, answer);
           return;
         }
         var error = errorOf(answer);
@@ -581,20 +589,21 @@
   var LABELS = {
     huff: { label: "Huff", law: "16", effect: "The piece is removed; the huff is not a move." },
     compel: { label: "Compel the capture", law: "17", effect: "The move is taken back and a capture must be made." },
-    let_stand: { label: "Let it stand", law: "16", effect: "The move stands." },
+    let_stand: { label: "Let it stand", law: "17", effect: "The move stands." },
   };
 
   function rulingDefinition(kind) {
-    for (var i = 0; i < RULINGS.length; i += 1) {
-      if (RULINGS[i].kind === kind) {
-        return RULINGS[i];
+    var all = RULINGS.concat(CLOCK_RULINGS);
+    for (var i = 0; i < all.length; i += 1) {
+      if (all[i].kind === kind) {
+        return all[i];
       }
     }
     return null;
   }
 
   function buttonText(ruling) {
-    return ruling.label + (ruling.law ? " (Law " + ruling.law + ")" : "");
+    return ruling.label + (ruling.law ? (/[-,]/.test(ruling.law) ? " (Laws " : " (Law ") + ruling.law + ")" : "");
   }
 
   /* Rulings that may still be recorded once the game is over. */
@@ -642,6 +651,7 @@
       appellant: "Who appeals?",
       optional: "Against which player (optional)?",
       chooser: "Who chooses?",
+      clock: "Whose clock?",
     }[mode] || "Side";
     var fieldset = el("fieldset", { "data-testid": "ruling-side" });
     fieldset.appendChild(el("legend", {}, legend));
@@ -676,8 +686,11 @@
       input = el("textarea", { name: field.name, rows: "2" });
     } else {
       input = el("input", { name: field.name, type: field.type === "number" ? "number" : "text" });
-      if (field.type === "number") {
-        input.setAttribute("min", "1");
+      if (field.type === "number" && field.min !== null) {
+        input.setAttribute("min", field.min === undefined ? "1" : String(field.min));
+      }
+      if (field.step) {
+        input.setAttribute("step", field.step);
       }
     }
     input.setAttribute("data-testid", "ruling-field-" + field.name);
@@ -756,7 +769,11 @@
       if (value === "") {
         return;
       }
-      body[input.name] = input.type === "number" ? parseInt(value, 10) : value;
+      if (input.type === "number") {
+        body[input.name] = input.getAttribute("step") === "any" ? parseFloat(value) : parseInt(value, 10);
+      } else {
+        body[input.name] = value;
+      }
     });
     ["square", "toward", "ply", "entry", "appeal"].forEach(function (key) {
       if (typeof body[key] === "string" && /^\d+$/.test(body[key])) {
@@ -791,7 +808,7 @@
           clearAlert();
           showNotice("Recorded: " + buttonText(rulingDefinition(body.kind) || { label: (LABELS[body.kind] || {}).label || body.kind, law: (LABELS[body.kind] || {}).law }) +
             (body.side ? " · " + cap(body.side) : "") + ".");
-          setState(answer.data);
+          setState(answer.data, answer);
           return;
         }
         var error = errorOf(answer);
@@ -809,6 +826,47 @@
         box.hidden = false;
       });
   });
+
+  /* ---- the clocks (Laws 24-25) ---- */
+
+  /* The clock rulings: buttons in the Clocks panel, confirmed in the ruling dialog like the others. */
+  var CLOCK_RULINGS = [
+    { kind: "clock_start", label: "Start clock", law: "24-25", side: "none", when: "not_started", effect: "Starts the clock of the side to move. From then on the server keeps the time: it calls time at the limit and adjudicates the loss by delay by itself." },
+    { kind: "clock_pause", label: "Pause clock", law: "28", side: "none", when: "running", effect: "Stops the running clock for a dispute or a ruling; the time left is kept." },
+    { kind: "clock_resume", label: "Resume clock", law: "", side: "none", when: "paused", effect: "Starts the paused clock of the side to move again." },
+    { kind: "clock_adjust", label: "Adjust clock", law: "", side: "clock", director: true, when: "adjustable", fields: [{ name: "seconds", label: "Seconds to add (negative to take away)", type: "number", step: "any", min: null, required: true }, { name: "reason", label: "Reason", required: true, textarea: true }], effect: "Adds time to a player's clock, or takes it away (directors only)." },
+  ];
+
+  var clocks = new DraughtsClocks($("clocks"));
+  var poller = null; // polls the state; made at the start
+
+  function buildClockButtons() {
+    var box = $("clock-rulings");
+    CLOCK_RULINGS.forEach(function (ruling) {
+      if (ruling.director && !isDirector) {
+        return;
+      }
+      var button = el("button", { type: "button", "data-kind": ruling.kind, "data-testid": "ruling-" + ruling.kind }, buttonText(ruling));
+      button.addEventListener("click", function () {
+        openRuling(ruling.kind, {});
+      });
+      box.appendChild(button);
+    });
+  }
+
+  /* Each clock button is enabled when its ruling applies to the clocks as last read. */
+  function renderClockButtons(block) {
+    var latest = clocks.state || state || {};
+    var status = block ? block.status : null;
+    Array.prototype.forEach.call($("clock-rulings").querySelectorAll("button"), function (button) {
+      var ruling = rulingDefinition(button.getAttribute("data-kind"));
+      var applies = ruling.when === "adjustable" ? status !== null && status !== "stopped" : status === ruling.when;
+      button.disabled = !applies || latest.status === "finished" || latest.can_write === false;
+    });
+  }
+
+  buildClockButtons();
+  clocks.onUpdate(renderClockButtons);
 
   /* ---- the log ---- */
 
@@ -836,7 +894,8 @@
   function describeData(entry) {
     var data = entry.data || {};
     var parts = [];
-    ["move", "square", "toward", "outcome", "result", "choice", "decision", "reason", "statement", "arbiter"].forEach(function (key) {
+    ["move", "square", "toward", "outcome", "result", "choice", "decision", "reason", "statement", "arbiter",
+      "seconds", "before", "after", "late_ms"].forEach(function (key) {
       var value = data[key];
       if (value !== undefined && value !== null && value !== "") {
         parts.push(key + " " + (typeof value === "object" ? summarise(value) : value));
@@ -892,26 +951,48 @@
 
   /* ---- start and poll ---- */
 
-  var initial = readJson("initial-state");
-  if (initial && initial.fen) {
-    setState(initial);
-  } else {
-    loadState();
-  }
-
-  setInterval(function () {
-    if (busy || document.hidden || $("ruling-dialog").open) {
-      return;
+  /*
+   * Polls the state every 2 s, every 500 ms while a clock runs and just after each deadline (the
+   * server calls time and adjudicates the loss by itself; each is a log entry, so log_length
+   * changes and the state and the log are read again). The clocks are shown from every answer;
+   * the rest of the state is redrawn only when it changed, and not while the ruling dialog is open.
+   */
+  function poll() {
+    if (busy || document.hidden || !state) {
+      return null;
     }
-    request("GET", api).then(function (answer) {
+    return request("GET", api).then(function (answer) {
       if (!answer.ok || !state) {
         return;
       }
       var next = answer.data;
-      if (next.ply !== state.ply || next.fen !== state.fen || next.status !== state.status ||
-          next.log_length !== state.log_length) {
-        setState(next);
+      var changed = next.ply !== state.ply || next.fen !== state.fen || next.status !== state.status ||
+        next.log_length !== state.log_length;
+      if (changed && !busy && !$("ruling-dialog").open) {
+        setState(next, answer);
+      } else {
+        clocks.update(next, answer);
       }
+    }).catch(function () {});
+  }
+
+  poller = new DraughtsPoller(poll, function () {
+    return clocks.pollDelay(POLL_MS, CLOCK_POLL_MS);
+  });
+  document.addEventListener("visibilitychange", function () {
+    if (!document.hidden) {
+      poller.schedule(0);
+    }
+  });
+
+  var initial = readJson("initial-state");
+  if (initial && initial.fen) {
+    setState(initial);
+    // The state written into the page is as old as the page: read a fresh one at once when a clock runs.
+    poller.schedule(initial.clocks && initial.clocks.status === "running" ? 0 : undefined);
+  } else {
+    loadState().catch(function () {}).then(function () {
+      poller.schedule();
     });
-  }, POLL_MS);
+  }
 })();
