@@ -160,9 +160,13 @@ def _round_pair(*, acting_user: Any, tournament: Tournament) -> tuple[Round | No
 
 
 def _matches_create(tournament: Tournament, round_: Round, pairings: list[pure.Pairing],
-                    edited: set[tuple[int, int | None]] | None = None) -> None:
+                    edited: set[tuple[int, int | None]] | None = None,
+                    forfeits: dict[frozenset[int], int | None] | None = None) -> None:
+    """Creates the round's matches; a withdrawn player's is a forfeit, and so is one in ``forfeits``
+    (by its two players: who was awarded it)."""
     withdrawn = set(Entry.objects.filter(tournament=tournament, status=Entry.Status.WITHDRAWN)
                     .values_list("player_id", flat=True))
+    forfeits = forfeits or {}
     ordered = pairings if tournament.format == Format.KNOCKOUT else sorted(pairings, key=lambda p: p.two is None)
     matches = []
     for board, pairing in enumerate(ordered, start=1):
@@ -175,6 +179,8 @@ def _matches_create(tournament: Tournament, round_: Round, pairings: list[pure.P
                 winner = pairing.one
             elif pairing.two not in withdrawn:
                 winner = pairing.two
+        elif frozenset((pairing.one, pairing.two)) in forfeits:
+            kind, winner = Match.Kind.FORFEIT, forfeits[frozenset((pairing.one, pairing.two))]
         matches.append(Match(
             round=round_, board=board, kind=kind, player_one_id=pairing.one, player_two_id=pairing.two,
             forfeit_winner_id=winner, games_planned=tournament.games_per_match, explanation=pairing.explanation,
@@ -193,10 +199,87 @@ def _round_get(tournament: Tournament, number: int, *, lock: bool = False) -> Ro
     return round_
 
 
+def _round_field(tournament: Tournament, number: int) -> tuple[set[int], set[int]]:
+    """Returns who round ``number`` must pair (active players) and which withdrawn players it may show.
+
+    A (double) round robin pairs every seeded player (a withdrawn one's matches are forfeits); a
+    Swiss the active players entered by that round; a knockout, in round 1 the active players,
+    then the winners of the previous round (one who has since withdrawn forfeits).
+    """
+    statuses = dict(Entry.objects.filter(tournament=tournament).values_list("player_id", "status"))
+    if tournament.format in (Format.ROUND_ROBIN, Format.DOUBLE_ROUND_ROBIN):
+        field = set(Entry.objects.filter(tournament=tournament, seed__isnull=False).values_list("player_id", flat=True))
+    elif tournament.format == Format.KNOCKOUT and number > 1:
+        from tournaments.selectors import match_outcomes
+
+        previous = Round.objects.filter(tournament=tournament, number=number - 1).first()
+        outcomes = match_outcomes(tournament, rounds=[previous]) if previous else {}
+        field = {o.winner for o in outcomes.values() if o.winner is not None}
+    else:
+        field = {e.player_id for e in _active_entries(tournament, number)}
+    active = {p for p in field if statuses.get(p) == Entry.Status.ACTIVE}
+    return active, (field - active if tournament.format != Format.SWISS else set())
+
+
+def _names(ids: set[int] | list[int]) -> dict[int, str]:
+    return dict(Player.objects.filter(pk__in=list(ids)).values_list("id", "name"))
+
+
+def _pairings_check(tournament: Tournament, number: int, pairings: list[tuple[int, int | None]]) -> list[str]:
+    """Returns what is wrong with the director's pairings of round ``number`` (empty: nothing).
+
+    Refused: a player not entered, paired twice or not in this round; a withdrawn player where
+    the format does not pair him (a Swiss); an active player of the round left out (pair him
+    or give him a bye); in a Swiss a rematch or a second bye.
+    """
+    entered = dict(Entry.objects.filter(tournament=tournament).values_list("player_id", "status"))
+    active, withdrawn_ok = _round_field(tournament, number)
+    listed = [p for pair in pairings for p in pair if p is not None]
+    names = _names(set(listed) | active)
+
+    def name(p: int) -> str:
+        return names.get(p, f"player {p}")
+
+    problems: list[str] = []
+    seen: set[int] = set()
+    for p in listed:
+        if p not in entered:
+            problems.append(f"Player {p} is not entered in this tournament.")
+        elif p in seen:
+            problems.append(f"{name(p)} is paired twice.")
+        elif entered[p] == Entry.Status.WITHDRAWN and p not in withdrawn_ok:
+            problems.append(f"{name(p)} has withdrawn: he is not paired any more.")
+        elif p not in active and p not in withdrawn_ok:
+            problems.append(f"{name(p)} does not play in round {number}.")
+        seen.add(p)
+    for p in sorted(active - seen, key=name):
+        problems.append(f"{name(p)} is left out: pair him or give him a bye.")
+    if tournament.format == Format.SWISS:
+        met: set[frozenset[int]] = set()
+        had_bye: set[int] = set()
+        for one, two in (Match.objects.filter(round__tournament=tournament, round__number__lt=number)
+                         .exclude(round__status=Round.Status.PREVIEW).values_list("player_one_id", "player_two_id")):
+            if two is None:
+                had_bye.add(one)
+            else:
+                met.add(frozenset((one, two)))
+        for one, two in pairings:
+            if two is None and one in had_bye:
+                problems.append(f"{name(one)} has had a bye already (a Swiss gives a player one bye at most).")
+            elif two is not None and frozenset((one, two)) in met:
+                problems.append(f"{name(one)} and {name(two)} have met already (no rematch in a Swiss).")
+    return problems
+
+
 @transaction.atomic
 def round_pairings_edit(*, acting_user: Any, tournament: Tournament, number: int,
                         pairings: list[tuple[int, int | None]], reason: str) -> Round:
-    """Replaces the pairings of a preview with the director's, logging the reason and the change."""
+    """Replaces the pairings of a preview with the director's, logging the reason and the change.
+
+    The pairings are checked (``_pairings_check``; 400 ``validation_error`` listing each
+    problem). A match kept from the preview (the same two players) keeps its forfeit, set
+    earlier; a withdrawn player's match becomes a forfeit to his opponent as when pairing.
+    """
     tournament = tournament_lock(tournament)
     authorise_director(tournament, acting_user)
     round_ = _round_get(tournament, number, lock=True)
@@ -205,31 +288,29 @@ def round_pairings_edit(*, acting_user: Any, tournament: Tournament, number: int
     reason = (reason or "").strip()
     if not reason:
         raise InvalidInput.field("reason", "Say why the pairing is edited (it goes on the log).")
-    entered = set(Entry.objects.filter(tournament=tournament).values_list("player_id", flat=True))
-    seen: set[int] = set()
     cleaned: list[tuple[int, int | None]] = []
     for pair in pairings:
         one, two = (list(pair) + [None])[:2]
         if one is None:
             one, two = two, None
-        for p in (one, two):
-            if p is None:
-                continue
-            if p not in entered:
-                raise InvalidInput.field("pairings", f"Player {p} is not entered in this tournament.")
-            if p in seen:
-                raise InvalidInput.field("pairings", f"Player {p} is paired twice.")
-            seen.add(p)
         if one is None:
             continue
         cleaned.append((int(one), int(two) if two is not None else None))
-    before = list(round_.matches.order_by("board").values_list("player_one_id", "player_two_id"))
-    old_explanations = {(a, b): e for a, b, e in round_.matches.values_list("player_one_id", "player_two_id",
-                                                                             "explanation")}
+    problems = _pairings_check(tournament, number, cleaned)
+    if problems:
+        raise InvalidInput("The pairings are refused: " + " ".join(problems),
+                           details={"fields": {"pairings": problems}})
+    old = list(round_.matches.order_by("board").values_list("player_one_id", "player_two_id", "explanation", "kind",
+                                                            "forfeit_winner_id"))
+    before = [(a, b) for a, b, _e, _k, _w in old]
+    old_explanations = {frozenset((a, b)): e for a, b, e, _k, _w in old}
+    forfeits = {frozenset((a, b)): w for a, b, _e, k, w in old if k == Match.Kind.FORFEIT}
     round_.matches.all().delete()
-    new = [pure.Pairing(a, b, old_explanations.get((a, b), "Edited by the director: " + reason)) for a, b in cleaned]
-    changed = {p for p in cleaned if p not in set(before)}
-    _matches_create(tournament, round_, new, edited=changed)
+    new = [pure.Pairing(a, b, old_explanations.get(frozenset((a, b)), "Edited by the director: " + reason))
+           for a, b in cleaned]
+    kept = {frozenset(p) for p in before}
+    changed = {p for p in cleaned if frozenset(p) not in kept}
+    _matches_create(tournament, round_, new, edited=changed, forfeits=forfeits)
     log_write(tournament=tournament, kind=TournamentLog.Kind.PAIRING_EDITED, actor=acting_user, reason=reason,
               data={"round": number, "before": [list(p) for p in before], "after": [list(p) for p in cleaned]})
     return round_
@@ -246,6 +327,21 @@ def round_discard(*, acting_user: Any, tournament: Tournament, number: int, reas
     round_.delete()
     log_write(tournament=tournament, kind=TournamentLog.Kind.PAIRING_EDITED, actor=acting_user, reason=reason,
               data={"round": number, "discarded": True})
+
+
+def _preview_stale(tournament: Tournament, round_: Round) -> list[str]:
+    """Returns what changed since the preview was paired: players entered since and left out, and
+    players withdrawn since who would still play (empty: the preview is up to date)."""
+    active, _withdrawn_ok = _round_field(tournament, round_.number)
+    matches = list(round_.matches.values_list("player_one_id", "player_two_id", "kind"))
+    paired = {p for one, two, _kind in matches for p in (one, two) if p is not None}
+    withdrawn = set(Entry.objects.filter(tournament=tournament, status=Entry.Status.WITHDRAWN)
+                    .values_list("player_id", flat=True))
+    playing = {p for one, two, kind in matches if kind != Match.Kind.FORFEIT for p in (one, two) if p is not None}
+    left_out, gone = active - paired, playing & withdrawn
+    names = _names(left_out | gone)
+    return ([f"{names[p]} entered after it was paired and is not in it." for p in sorted(left_out, key=names.get)]
+            + [f"{names[p]} has withdrawn since it was paired." for p in sorted(gone, key=names.get)])
 
 
 def _ballots_used(tournament: Tournament) -> list[int]:
@@ -292,7 +388,9 @@ def match_games_create(*, acting_user: Any, tournament: Tournament, match: Match
 def round_publish(*, acting_user: Any, tournament: Tournament, number: int) -> Round:
     """Publishes a preview: casts the lots, deals the ballots and creates the games.
 
-    Referees are assigned to the games in turn from the tournament's referees.
+    Referees are assigned to the games in turn from the tournament's referees. A preview that
+    is out of date (a late entry left out, a player withdrawn since; ``_preview_stale``) is
+    refused (409 ``round_conflict``): the director pairs it again or edits it.
     """
     tournament = tournament_lock(tournament)
     authorise_director(tournament, acting_user)
@@ -307,6 +405,11 @@ def round_publish(*, acting_user: Any, tournament: Tournament, number: int) -> R
                 f"Board {both_absent[0]} is a forfeit with nobody awarded it (both players withdrawn or absent): in a "
                 "knockout one of them must go through. Mark the forfeit with its winner, or edit the pairings.",
                 details={"round": number, "boards": both_absent})
+    stale = _preview_stale(tournament, round_)
+    if stale:
+        raise RoundConflict(
+            f"The preview of round {number} is out of date: {' '.join(stale)} Pair the round again (discard the "
+            "preview, then pair) or edit its pairings, then publish.", details={"round": number, "problems": stale})
     referees = list(tournament.referees.order_by("username").values_list("username", flat=True))
     turn = {"n": 0}
 

@@ -337,7 +337,12 @@ def _seed_entries(tournament: Tournament) -> None:
 
 @transaction.atomic
 def entry_add(*, acting_user: Any, tournament: Tournament, player: Player | int) -> Entry:
-    """Enters a player; once running, a late entry (Swiss only) is paired from the next round."""
+    """Enters a player; once running, a late entry (Swiss only) is paired from the next round.
+
+    With a preview open, the late entry plays in the preview's round: the preview no longer
+    pairs everybody, so publishing it is refused until the director pairs it again or edits it
+    (the log row names the preview as ``stale_preview``).
+    """
     tournament = tournament_lock(tournament)
     authorise_director(tournament, acting_user)
     player_obj = player if isinstance(player, Player) else Player.objects.filter(pk=player).first()
@@ -346,13 +351,15 @@ def entry_add(*, acting_user: Any, tournament: Tournament, player: Player | int)
     if tournament.status == Status.FINISHED:
         raise WrongTournamentStatus("The tournament is finished.")
     first_round = 1
+    preview = None
     if tournament.status == Status.RUNNING:
         if tournament.format != Tournament.Format.SWISS:
             raise WrongTournamentStatus(
                 f"A {tournament.get_format_display().lower()} takes no late entries once it is running.")
         first_round = (tournament.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
         if tournament.rounds.filter(number=first_round - 1, status=Round.Status.PREVIEW).exists():
-            first_round -= 1  # the preview will be paired again with the new player
+            first_round -= 1  # he plays in the preview's round: it cannot be published until paired again
+            preview = first_round
     entry = Entry.objects.filter(tournament=tournament, player=player_obj).first()
     if entry is not None:
         if entry.status == Entry.Status.ACTIVE:
@@ -372,7 +379,7 @@ def entry_add(*, acting_user: Any, tournament: Tournament, player: Player | int)
             entry.save(update_fields=["seed"])
     log_write(tournament=tournament, kind=TournamentLog.Kind.ENTRY_ADDED, actor=acting_user,
               data={"player": player_obj.pk, "name": player_obj.name, "first_round": entry.first_round,
-                    "late": tournament.status == Status.RUNNING})
+                    "late": tournament.status == Status.RUNNING, "stale_preview": preview})
     return entry
 
 
