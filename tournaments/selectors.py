@@ -69,6 +69,7 @@ class MatchOutcome:
     winner: int | None = None
     tied: bool = False
     results: list[tuple[int, int, int, str | None]] = field(default_factory=list)
+    problem: str = ""  # a knockout match whose games cannot all have been played (left undecided)
 
 
 def match_outcomes(tournament: Tournament, rounds: list[Round] | None = None) -> dict[int, MatchOutcome]:
@@ -151,10 +152,14 @@ def _knockout_decide(tournament: Tournament, outcome: MatchOutcome) -> None:
         else:
             winner = black if result == Game.Result.BLACK_WINS else _white
             scores.append(1.0 if winner == outcome.one else 0.0)
-    decision = pure.knockout_decide(
-        outcome.one, outcome.two, scores, games_per_match=outcome.games_planned,  # type: ignore[arg-type]
-        max_blocks=tournament.knockout_extra_blocks, seed=int(outcome.lots_seed) if outcome.lots_seed else 0,
-    )
+    try:
+        decision = pure.knockout_decide(
+            outcome.one, outcome.two, scores, games_per_match=outcome.games_planned,  # type: ignore[arg-type]
+            max_blocks=tournament.knockout_extra_blocks, seed=int(outcome.lots_seed) if outcome.lots_seed else 0,
+        )
+    except ValueError as error:  # e.g. tie-break games after a stage that (now) decided the match
+        outcome.problem = str(error)
+        return
     outcome.winner = decision.winner
     outcome.tied = decision.winner is None or outcome.game_points_one == outcome.game_points_two
     outcome.complete = decision.winner is not None

@@ -117,3 +117,33 @@ def test_a_knockout_match_of_two_withdrawn_players_waits_for_the_directors_decis
     services.round_publish(acting_user=director, tournament=tournament, number=final.number)
     with pytest.raises(services.PairingUnavailable, match="decided"):
         services.round_pair(acting_user=director, tournament=tournament)
+
+
+def test_a_correction_that_changes_a_winner_after_the_next_round_was_paired_is_refused(director, referee):
+    tournament, round_, _players = knockout(director, referee, 4)
+    finish_games(director, tournament, round_)  # the higher seed wins every game
+    services.round_pair(acting_user=director, tournament=tournament)
+    top = Match.objects.get(round=round_, board=1)
+    first, second = games_of(top)
+    loss = "0-1" if first.black_id == top.player_one_id else "1-0"
+    with pytest.raises(services.RoundConflict, match="would change who won") as refused:
+        services.game_result_set(acting_user=director, tournament=tournament, game_id=first.pk, result=loss,
+                                 reason="slip misread")
+    assert refused.value.details == {"game": first.pk, "board": 1, "round": 2}
+    first.refresh_from_db()
+    assert first.result != loss and first.status == "finished"  # nothing was changed
+    services.game_result_set(acting_user=director, tournament=tournament, game_id=first.pk, result="1/2-1/2",
+                             reason="it was a draw")  # 1.5-0.5: the same winner
+    assert TournamentLog.objects.filter(tournament=tournament, kind="result_corrected").count() == 1
+
+
+def test_a_correction_may_not_decide_a_match_before_its_tie_break_games(director, referee):
+    tournament, round_, _players = knockout(director, referee)
+    match = Match.objects.get(round=round_)
+    finish_games(director, tournament, round_, outcome=lambda g: "1/2-1/2")
+    assert MatchGame.objects.filter(match=match).count() == 4
+    first = games_of(match)[0]
+    win = "1-0" if first.black_id == match.player_one_id else "0-1"
+    with pytest.raises(services.RoundConflict, match="before its tie-break games"):
+        services.game_result_set(acting_user=director, tournament=tournament, game_id=first.pk, result=win,
+                                 reason="slip misread")

@@ -353,3 +353,17 @@ def test_knockout_tie_after_the_allowed_blocks_is_decided_by_lots_from_the_recor
     expected = decide_knockout_match(match.player_one_id, match.player_two_id, [0.5] * 4, games_per_match=2,
                                      tie_break="blocks-then-lots", max_blocks=1, seed=int(match.lots_seed))
     assert outcome.complete and outcome.winner == expected.winner
+
+
+def test_results_cannot_be_corrected_once_the_tournament_is_finished(director):
+    players = make_players(2)
+    tournament = running_tournament(director, players, rated=True, opening="go-as-you-please")
+    round_ = play_round(director, tournament)
+    services.tournament_status_set(acting_user=director, tournament=tournament, status="finished")
+    rating = Player.objects.get(pk=players[0].pk).rating
+    game = Game.objects.filter(round=round_).first()
+    with pytest.raises(services.WrongTournamentStatus, match="finished"):
+        services.game_result_set(acting_user=director, tournament=tournament, game_id=game.pk, result="1/2-1/2",
+                                 reason="late appeal")
+    game.refresh_from_db()
+    assert game.result != "1/2-1/2" and Player.objects.get(pk=players[0].pk).rating == rating

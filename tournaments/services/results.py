@@ -17,7 +17,7 @@ from arbitration.models import LogEntry
 from arbitration.services import ruling_issue
 from games.models import Game
 from tournaments.models import Match, MatchGame, Round, Tournament, TournamentLog
-from tournaments.services.errors import InvalidInput, RoundConflict
+from tournaments.services.errors import InvalidInput, RoundConflict, WrongTournamentStatus
 from tournaments.services.tournaments import authorise_director, log_write, tournament_lock
 
 logger = logging.getLogger(__name__)
@@ -30,9 +30,14 @@ def game_result_set(*, acting_user: Any, tournament: Tournament, game_id: int, r
     A game in progress is adjudicated. A finished game's ending entry is superseded by a
     correction on its log (which puts the game back in play) and the new result adjudicated;
     the tournament's log gets a ``result_corrected`` row superseding the game's previous one.
+    Refused once the tournament is finished (its results and ratings are final) and, in a
+    knockout, when it would change who won a match after the next round was paired.
     """
     tournament = tournament_lock(tournament)
     authorise_director(tournament, acting_user)
+    if tournament.status == Tournament.Status.FINISHED:
+        raise WrongTournamentStatus("The tournament is finished: its results, and the ratings computed from them, "
+                                    "are final.", details={"status": tournament.status})
     reason = (reason or "").strip()
     if not reason:
         raise InvalidInput.field("reason", "Say why the result is set (it goes on the log).")
@@ -42,6 +47,9 @@ def game_result_set(*, acting_user: Any, tournament: Tournament, game_id: int, r
     if game is None:
         raise InvalidInput.field("game", f"Game {game_id} is not a game of this tournament.")
     before = game.result
+    match_game = MatchGame.objects.filter(game=game).select_related("match__round").first()
+    knockout_match = match_game.match if match_game and tournament.format == Tournament.Format.KNOCKOUT else None
+    winner_before = _knockout_winner(tournament, knockout_match) if knockout_match else None
     if game.status == Game.Status.FINISHED:
         if game.result == result:
             raise RoundConflict(f"Game {game_id} already has the result {result}.")
@@ -60,10 +68,53 @@ def game_result_set(*, acting_user: Any, tournament: Tournament, game_id: int, r
     log_write(tournament=tournament, kind=TournamentLog.Kind.RESULT_CORRECTED if before else
               TournamentLog.Kind.RESULT_RECORDED, actor=acting_user, reason=reason, supersedes=previous,
               data={"game": game.pk, "before": before, "result": game.result})
-    match_game = MatchGame.objects.filter(game=game).select_related("match__round").first()
-    if match_game is not None and tournament.format == Tournament.Format.KNOCKOUT:
-        knockout_extend_tied(acting_user=acting_user, round_=match_game.match.round)
+    if knockout_match is not None:
+        _knockout_check_correction(tournament, knockout_match, winner_before, game)
+        knockout_extend_tied(acting_user=acting_user, round_=knockout_match.round)
     return game
+
+
+def _decided_before_its_last_block(outcome: Any) -> bool:
+    """Tells whether a stage before the match's last one (regular games, then 2-game blocks) now decides it."""
+    points = []
+    for _game_id, black, _white, result in outcome.results:
+        if result is None:
+            break
+        points.append(0.5 if result == Game.Result.DRAW else
+                      1.0 if (black if result == Game.Result.BLACK_WINS else _white) == outcome.one else 0.0)
+    for end in range(outcome.games_planned, outcome.games_total, 2):
+        if end <= len(points) and sum(points[:end]) * 2 != end:
+            return True
+    return False
+
+
+def _knockout_winner(tournament: Tournament, match: Match) -> int | None:
+    from tournaments.selectors import match_outcomes
+
+    outcome = match_outcomes(tournament, rounds=[match.round]).get(match.pk)
+    return outcome.winner if outcome else None
+
+
+def _knockout_check_correction(tournament: Tournament, match: Match, winner_before: int | None, game: Game) -> None:
+    """Refuses (409, rolling the result back) a knockout result that changes who won a match once
+    the next round is paired, or that decides a match before tie-break games already played."""
+    from tournaments.selectors import match_outcomes
+
+    outcome = match_outcomes(tournament, rounds=[match.round]).get(match.pk)
+    if outcome is None:
+        return
+    board = f"board {match.board} of round {match.round.number}"
+    if outcome.problem or _decided_before_its_last_block(outcome):
+        raise RoundConflict(
+            f"Game {game.pk}: this result would decide the match on {board} before its tie-break games, which "
+            "were played because it was tied; it is refused.", details={"game": game.pk, "board": match.board})
+    later = Round.objects.filter(tournament=tournament, number__gt=match.round.number).order_by("number").first()
+    if later is not None and winner_before is not None and outcome.winner != winner_before:
+        what = "its preview (discard it first)" if later.status == Round.Status.PREVIEW else "it is published"
+        raise RoundConflict(
+            f"Game {game.pk}: this result would change who won the match on {board}, but round {later.number} is "
+            f"already paired ({what}); the knockout cannot go back.",
+            details={"game": game.pk, "board": match.board, "round": later.number})
 
 
 def knockout_extend_tied(*, acting_user: Any, round_: Round, trigger: str = "") -> list[int]:
