@@ -15,6 +15,9 @@ class Player(models.Model):
     federation = models.CharField(max_length=60, blank=True, help_text="Country or federation.")
     federation_id = models.CharField(max_length=40, blank=True)
     rating = models.IntegerField(null=True, blank=True)
+    rating_deviation = models.FloatField(null=True, blank=True,
+                                         help_text="Glicko-2 rating deviation (RD); empty: not rated by us yet.")
+    rating_volatility = models.FloatField(null=True, blank=True, help_text="Glicko-2 volatility; empty: 0.06.")
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
         related_name="player",
@@ -271,12 +274,15 @@ class TournamentLog(models.Model):
 
 
 class RatingHistory(models.Model):
-    """A player's rating before and after a rated tournament."""
+    """A player's rating (Glicko-2: rating, deviation, volatility) before and after a rated tournament."""
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_history")
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rating_history")
     rating_before = models.IntegerField(null=True, blank=True)
     rating_after = models.IntegerField()
+    deviation_before = models.FloatField(null=True, blank=True, help_text="Glicko-2 RD before (empty: none kept).")
+    deviation_after = models.FloatField(null=True, blank=True)
+    volatility_after = models.FloatField(null=True, blank=True)
     games = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
 

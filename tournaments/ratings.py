@@ -1,4 +1,9 @@
-"""Ratings after a tournament: Glicko-2 (the ``glicko2`` package) or FIDE-style Elo. Pure."""
+"""Ratings after a tournament: Glicko-2, computed with the kept ``glicko2`` package. Pure.
+
+Glicko-2 was chosen over Elo because a kept library implements it (``glicko2`` 2.1.0, MIT,
+checked against Glickman's published example in the tests) and because it tracks how reliable
+each rating is (the deviation), which suits club players who play a few tournaments a year.
+"""
 
 from __future__ import annotations
 
@@ -55,44 +60,3 @@ def glicko2_update(
             player.did_not_compete()
         out[p] = Glicko(player.rating, player.rd, player.vol)
     return out
-
-
-def elo_expected(rating: float, opponent: float) -> float:
-    """Returns the expected score against ``opponent`` (FIDE: the difference capped at 400)."""
-    diff = max(-400.0, min(400.0, opponent - rating))
-    return 1 / (1 + 10 ** (diff / 400))
-
-
-def fide_k(rating: float, games_before: int, *, age_under_18: bool = False, ever_2400: bool = False) -> int:
-    """Returns the FIDE K factor: 40 for a player's first 30 games (or under 18 and below 2300),
-    10 once he has reached 2400, otherwise 20."""
-    if games_before < 30 or (age_under_18 and rating < 2300):
-        return 40
-    if ever_2400 or rating >= 2400:
-        return 10
-    return 20
-
-
-def elo_update(
-    ratings: Mapping[int, float],
-    games: Iterable[GameScore],
-    *,
-    k: Mapping[int, int] | int = 20,
-) -> dict[int, float]:
-    """Returns every player's Elo rating after the tournament: R + K * sum(score - expected).
-
-    Expectations use the pre-tournament ratings (FIDE practice for a rating period). ``k`` is
-    one K for all or a K per player (see ``fide_k``). Players without games keep their rating.
-    """
-    change: dict[int, float] = defaultdict(float)
-    for g in games:
-        if g.black_score not in (0, 0.5, 1):
-            raise ValueError("a game score is 1, 0.5 or 0")
-        rb, rw = ratings[g.black], ratings[g.white]
-        change[g.black] += g.black_score - elo_expected(rb, rw)
-        change[g.white] += (1 - g.black_score) - elo_expected(rw, rb)
-
-    def k_of(p: int) -> int:
-        return k if isinstance(k, int) else k[p]
-
-    return {p: r + k_of(p) * change.get(p, 0.0) for p, r in ratings.items()}

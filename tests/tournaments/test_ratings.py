@@ -1,10 +1,10 @@
-"""Ratings: Glicko-2 against Glickman's published example; FIDE-style Elo."""
+"""Ratings: Glicko-2 against Glickman's published example, and a rated tournament's update."""
 
 from __future__ import annotations
 
 import pytest
 
-from tournaments.ratings import GameScore, Glicko, elo_expected, elo_update, fide_k, glicko2_update
+from tournaments.ratings import GameScore, Glicko, glicko2_update
 
 
 def test_glicko2_reproduces_glickmans_example():
@@ -23,20 +23,40 @@ def test_glicko2_idle_player_only_gains_deviation():
     assert after[1].rating == 1600 and after[1].rd > 100
 
 
-def test_elo_win_between_equals_moves_k_over_two():
-    after = elo_update({1: 1500, 2: 1500}, [GameScore(1, 2, 1)], k=20)
-    assert after == {1: 1510, 2: 1490}
+@pytest.mark.django_db
+def test_a_rated_tournament_updates_ratings_by_glicko2_and_keeps_the_deviation(director):
+    from tests.tournaments.test_services import make_players, play_round, running_tournament
+    from tournaments import services
+    from tournaments.models import Player, RatingHistory, TournamentLog
 
+    players = make_players(3)
+    players[0].rating_deviation, players[0].rating_volatility = 80.0, 0.05
+    players[0].save(update_fields=["rating_deviation", "rating_volatility"])
+    players[2].rating = None
+    players[2].save(update_fields=["rating"])
+    idle = Player.objects.create(name="Never Played", rating=1700)
+    tournament = running_tournament(director, [*players, idle], rated=True, opening="go-as-you-please")
+    services.entry_withdraw(acting_user=director, tournament=tournament, player=idle, reason="ill")
+    for _ in range(3):
+        play_round(director, tournament)  # 3 players + the withdrawn one: byes and forfeits, not rated
+    services.tournament_status_set(acting_user=director, tournament=tournament, status="finished")
 
-def test_elo_is_zero_sum_with_one_k_and_caps_the_difference_at_400():
-    after = elo_update({1: 2400, 2: 1600, 3: 2000}, [GameScore(1, 2, 0.5), GameScore(3, 1, 0)], k=20)
-    assert sum(after.values()) == pytest.approx(6000)
-    assert elo_expected(2400, 1600) == elo_expected(2400, 2000)
+    before = {players[0].pk: Glicko(players[0].rating, 80.0, 0.05), players[1].pk: Glicko(players[1].rating, 200.0),
+              players[2].pk: Glicko(1500, 350.0)}
+    from games.models import Game
 
-
-def test_fide_k_factor():
-    assert fide_k(1800, 10) == 40
-    assert fide_k(1800, 100) == 20
-    assert fide_k(2450, 100) == 10
-    assert fide_k(2100, 100, age_under_18=True) == 40
-    assert elo_update({1: 1500, 2: 1500}, [GameScore(1, 2, 0)], k={1: 40, 2: 20}) == {1: 1480, 2: 1510}
+    games = [GameScore(g.black_id, g.white_id, {"1-0": 1, "0-1": 0}.get(g.result, 0.5))
+             for g in Game.objects.filter(round__tournament=tournament)]
+    expected = glicko2_update(before, games)
+    history = {h.player_id: h for h in RatingHistory.objects.filter(tournament=tournament)}
+    assert set(history) == set(before)  # the idle player has no row and keeps his rating
+    assert Player.objects.get(pk=idle.pk).rating == 1700
+    for pid, glicko in expected.items():
+        player = Player.objects.get(pk=pid)
+        assert player.rating == history[pid].rating_after == round(glicko.rating)
+        assert player.rating_deviation == pytest.approx(glicko.rd) == history[pid].deviation_after
+        assert player.rating_volatility == pytest.approx(glicko.vol)
+        assert history[pid].deviation_before == before[pid].rd
+    assert history[players[0].pk].rating_after > history[players[0].pk].rating_before
+    assert history[players[2].pk].rating_before is None
+    assert TournamentLog.objects.get(tournament=tournament, kind="ratings_updated").data["method"] == "glicko2"

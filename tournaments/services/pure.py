@@ -22,8 +22,7 @@ from tournaments.pairing.knockout import (
 from tournaments.pairing.roundrobin import round_robin
 from tournaments.pairing.swiss import SwissPlayer, pair_swiss
 from tournaments.pairing.types import PairingError
-from tournaments.ratings import GameScore
-from tournaments.ratings import elo_update as ratings_elo_update
+from tournaments.ratings import GameScore, Glicko, glicko2_update
 from tournaments.scoring import MatchResult, Scoring
 from tournaments.scoring import crosstable as scoring_crosstable
 from tournaments.scoring import standings as scoring_standings
@@ -144,7 +143,15 @@ def crosstable_lines(results: list[MatchResult], players: list[int], scoring: Sc
     return scoring_crosstable(results, players, scoring)
 
 
-def elo_update(ratings: dict[int, int], games: list[tuple[int, int, float]], k: int = 20) -> dict[int, int]:
-    """Returns the new Elo ratings after the games (black, white, Black's score: 1, 0.5 or 0), rounded."""
-    new = ratings_elo_update(ratings, [GameScore(b, w, score) for b, w, score in games], k=k)
-    return {p: round(r) for p, r in new.items()}
+def glicko2_ratings(before: dict[int, tuple[float, float, float]],
+                    games: list[tuple[int, int, float]]) -> dict[int, tuple[float, float, float]]:
+    """Returns the Glicko-2 (rating, deviation, volatility) of every player after the games.
+
+    ``before`` holds each player's (rating, deviation, volatility); ``games`` (black, white,
+    Black's score: 1, 0.5 or 0) are one rating period. A player without a game keeps his values.
+    """
+    played = {p for b, w, _score in games for p in (b, w)}
+    after = glicko2_update({p: Glicko(*before[p]) for p in played},
+                           [GameScore(b, w, score) for b, w, score in games])
+    return {p: ((after[p].rating, after[p].rd, after[p].vol) if p in after else values)
+            for p, values in before.items()}
