@@ -17,7 +17,7 @@ TEST_ENV := DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_UR
 	DJANGO_SECRET_KEY=tests-only-not-a-secret DJANGO_ALLOW_ASYNC_UNSAFE=true
 PYTEST_ARGS ?=
 
-.PHONY: help run test test-postgres test-sqlite bench lint services chromium clean
+.PHONY: help run test test-postgres test-sqlite bench lint services packages clean
 
 help:
 	@echo "make run    start web + worker at http://$(HOST):$(PORT)/ (SQLite, file-system broker)"
@@ -51,10 +51,10 @@ run: $(VENV)/.run-installed
 services:
 	@bash scripts/ensure-services.sh
 
-chromium:
-	@bash scripts/ensure-chromium.sh
+packages:
+	@bash scripts/ensure-packages.sh
 
-test: $(VENV)/.dev-installed services chromium
+test: $(VENV)/.dev-installed services packages
 	$(MAKE) --no-print-directory test-postgres
 	$(MAKE) --no-print-directory test-sqlite
 

@@ -44,8 +44,9 @@ def db_now() -> datetime:
 def clock_of(game: Any) -> GameClock | None:
     """Returns the game's clock row, or None when the game has no clock.
 
-    Free when the game was read with ``select_related("clock")`` (``game_lock``, ``game_get``);
-    one query otherwise, once per game object.
+    Free when the game was read with ``select_related("clock")`` (``game_get``, for reads); one
+    query otherwise, once per game object. Under a lock, read it after the lock is held
+    (``game_lock`` does not join it).
     """
     if not hasattr(game, "_clock_row"):
         try:
@@ -139,6 +140,21 @@ def clock_stop(game: Any, now: datetime) -> None:
     if state.status == tc.STOPPED:
         return
     _save(clock, control_of(clock), tc.stop(state, now))
+
+
+def clock_reopen(game: Any) -> None:
+    """Puts the clocks of a game taken back into play paused, the side on move to run next.
+
+    A correction or an appeal decision that undoes the end of a game calls this; the referee
+    starts the clock again with ``clock_resume``.
+    """
+    clock = clock_of(game)
+    if clock is None:
+        return
+    control = control_of(clock)
+    state = tc.reopen(control, tc.ClockState.from_dict(clock.state), side=_side_to_move(game), ply=game.ply,
+                      sole_capture=_sole_capture(game))
+    _save(clock, control, state)
 
 
 def clock_enforce(game: Any, now: datetime) -> list[str]:
@@ -309,17 +325,19 @@ def clock_sweep(*, limit: int = 50) -> int:
     ``now``. Safe to run in any number of processes at once.
     """
     from games.models import Game
+    from games.services import game_lock
 
     acted = 0
     with transaction.atomic():
-        now = db_now()
-        due = (
+        due = list(
             Game.objects.select_for_update(skip_locked=True, of=("self",))
-            .select_related("black", "white", "clock")
-            .filter(status=Game.Status.IN_PROGRESS, clock__deadline__lte=now)
-            .order_by("clock__deadline")[:limit]
+            .filter(status=Game.Status.IN_PROGRESS, clock__deadline__lte=db_now())
+            .order_by("clock__deadline").values_list("pk", flat=True)[:limit]
         )
-        for game in due:
-            if clock_enforce(game, now):
+        for game_id in due:
+            # Read again now that the row is ours: the clock joined above may predate a move
+            # that committed while the row was being locked.
+            game = game_lock(game_id)
+            if clock_enforce(game, db_now()):
                 acted += 1
     return acted

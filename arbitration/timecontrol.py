@@ -263,10 +263,18 @@ def resume(state: ClockState, now: datetime) -> ClockState:
 
 
 def stop(state: ClockState, now: datetime) -> ClockState:
-    """Stops the clocks for good (the game ended)."""
+    """Stops the clocks (the game ended); a clock never started stays so."""
     if state.status in (NOT_STARTED, STOPPED):
-        return replace(state, status=STOPPED)
+        return state
     return replace(pause(state, now), status=STOPPED, since=None)
+
+
+def reopen(control: ClockControl, state: ClockState, *, side: str, ply: int, sole_capture: bool) -> ClockState:
+    """Puts stopped clocks back, paused, for ``side`` on move (a ruling that ended the game was undone)."""
+    if state.status != STOPPED:
+        return state
+    paused = replace(state, status=PAUSED, since=None)
+    return turn(control, paused, moved=None, side=side, ply=ply, sole_capture=sole_capture, now=datetime.min)
 
 
 def adjust(state: ClockState, *, side: str, seconds: float, now: datetime) -> ClockState:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import socket
+import time
 
 from celery import Celery
 
@@ -15,9 +16,9 @@ app.autodiscover_tasks()
 
 
 @app.task(name="system.ping", acks_late=True, soft_time_limit=5, time_limit=10)
-def ping(payload: str = "pong") -> dict[str, str]:
-    """Answers with the payload and the worker's host, to prove a worker is consuming."""
-    return {"payload": payload, "host": socket.gethostname(), "pid": str(os.getpid())}
+def ping(payload: str = "pong") -> dict[str, str | float]:
+    """Answers with the payload, the worker's host and pid, and its clock, to prove a worker is consuming."""
+    return {"payload": payload, "host": socket.gethostname(), "pid": str(os.getpid()), "time": time.time()}
 
 
 # The clock sweeper runs in every worker process (arbitration.sweeper connects to the signals).

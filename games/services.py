@@ -33,6 +33,7 @@ from arbitration.clocks import (
     clock_check_before_move,
     clock_create,
     clock_of,
+    clock_reopen,
     clock_stop,
     db_now,
 )
@@ -111,11 +112,14 @@ def win_for(side: str) -> str:
 
 
 def game_lock(game_id: int) -> Game:
-    """Returns the game row locked for the rest of the transaction (404 if there is none)."""
+    """Returns the game row locked for the rest of the transaction (404 if there is none).
+
+    The clock is not joined here: a row read through a join while the lock was waited for may
+    be the version from before the other transaction (PostgreSQL re-reads only the locked
+    row), so ``arbitration.clocks.clock_of`` reads it after the lock is held.
+    """
     try:
-        return (
-            Game.objects.select_for_update(of=("self",)).select_related("black", "white", "clock").get(pk=game_id)
-        )
+        return Game.objects.select_for_update(of=("self",)).select_related("black", "white").get(pk=game_id)
     except Game.DoesNotExist as error:
         raise GameNotFound(f"There is no game {game_id}.") from error
 
@@ -188,11 +192,12 @@ def finish(
 
 
 def resume(game: Game) -> None:
-    """Puts a finished game back in progress (a ruling that ended it was overturned)."""
+    """Puts a finished game back in progress (a ruling that ended it was overturned), its clocks paused."""
     game.status = Game.Status.IN_PROGRESS
     game.result = None
     game.termination = None
     game.finished_at = None
+    clock_reopen(game)
 
 
 # --- creating a game -----------------------------------------------------------------------

@@ -155,13 +155,14 @@ def test_a_player_may_not_record_moves_even_on_his_own_game(client_as, make_user
     assert response.status_code == 403
 
 
-def test_a_move_through_the_service_costs_five_queries_with_the_lock(referee, new_game, django_assert_num_queries):  # noqa: F811
+def test_a_move_through_the_service_costs_eight_queries_with_the_lock(referee, new_game, django_assert_num_queries):  # noqa: F811
     from games.services import game_move_record
 
     game = new_game()
     game_move_record(acting_user=referee, game_id=game.pk, move="11-15")
-    # savepoint, lock (with the players), referees, log entry, move, game update, release
-    with django_assert_num_queries(7):
+    # savepoint, lock (with the players), referees, the clock (read after the lock), log entry,
+    # move, game update, release
+    with django_assert_num_queries(8):
         game_move_record(acting_user=referee, game_id=game.pk, move="22-18")
 
 
