@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 from games.serializers import ErrorBodySerializer
 from tournaments import selectors, services
 from tournaments.csv_import import CSVFormatError, players_import
-from tournaments.models import Entry, Player, Tournament
+from tournaments.models import Entry, Player, Round, Tournament
 from tournaments.serializers import (
     CrosstableSerializer,
     EntryCreateSerializer,
@@ -27,6 +27,7 @@ from tournaments.serializers import (
     PlayerSerializer,
     PlayersImportReportSerializer,
     PlayersImportSerializer,
+    RatingHistorySerializer,
     RefereesSerializer,
     ResultSerializer,
     RoundSerializer,
@@ -39,6 +40,7 @@ from tournaments.serializers import (
     crosstable_row,
     entry_data,
     player_ref,
+    rating_history_data,
     round_data,
     standings_data,
 )
@@ -65,6 +67,21 @@ class PlayerViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
 
     def perform_create(self, serializer: PlayerSerializer) -> None:
         serializer.instance = services.player_create(acting_user=self.request.user, **serializer.validated_data)
+
+    @extend_schema(summary="Change a player (director), e.g. link his user account: {\"user\": username}",
+                   request=PlayerSerializer, responses={200: PlayerSerializer, **_errors(400, 401, 403, 404)})
+    def partial_update(self, request: Request, pk: str | None = None) -> Response:
+        player = self.get_object()
+        serializer = PlayerSerializer(player, data=request.data, partial=True)
+        serializer.is_valid(raise_exception=True)
+        player = services.player_update(acting_user=request.user, player=player, **serializer.validated_data)
+        return Response(PlayerSerializer(player).data)
+
+    @extend_schema(summary="The player's rating history, oldest first", responses={200: RatingHistorySerializer(many=True)})
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def ratings(self, request: Request, pk: str | None = None) -> Response:
+        player = self.get_object()
+        return Response([rating_history_data(h) for h in selectors.player_rating_history(player)])
 
     @extend_schema(summary="Import players from CSV (director): name, club, federation, federation_id, rating",
                    request=PlayersImportSerializer, responses={200: PlayersImportReportSerializer,
@@ -160,7 +177,9 @@ class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     def rounds(self, request: Request, slug: str | None = None) -> Response:
         tournament = _tournament(slug)
         if request.method == "GET":
-            return Response([round_data(r) for r in selectors.rounds_with_matches(tournament)])
+            director = services.is_director_of(tournament, request.user)
+            return Response([round_data(r) for r in selectors.rounds_with_matches(tournament)
+                             if director or r.status != Round.Status.PREVIEW])
         round_ = services.round_pair(acting_user=request.user, tournament=tournament)
         return Response(round_data(selectors.round_detail(tournament, round_.number)), status=status.HTTP_201_CREATED)
 
@@ -192,7 +211,9 @@ class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
                    responses={200: TournamentLogSerializer(many=True)})
     @action(detail=True, methods=["get"], pagination_class=None)
     def log(self, request: Request, slug: str | None = None) -> Response:
-        return Response(TournamentLogSerializer(selectors.tournament_log(_tournament(slug)), many=True).data)
+        tournament = _tournament(slug)
+        public = not services.is_director_of(tournament, request.user)
+        return Response(TournamentLogSerializer(selectors.tournament_log(tournament, public=public), many=True).data)
 
 
 class EntryDetailView(APIView):
@@ -215,8 +236,9 @@ class RoundDetailView(APIView):
     def get(self, request: Request, slug: str, number: int) -> Response:
         tournament = _tournament(slug)
         round_ = selectors.round_detail(tournament, number)
-        if round_ is None:
-            raise services.RoundNotFound(f"Round {number} of {slug} does not exist.")
+        if round_ is None or (round_.status == Round.Status.PREVIEW
+                              and not services.is_director_of(tournament, request.user)):
+            raise services.RoundNotFound(f"Round {number} of {slug} does not exist or is not published yet.")
         return Response(round_data(round_))
 
     @extend_schema(summary="Discard a preview (director)", request=None,

@@ -331,8 +331,15 @@ def rounds_with_matches(tournament: Tournament) -> list[Round]:
                                   Prefetch("games", queryset=loose, to_attr="loose_games")))
 
 
-def tournament_log(tournament: Tournament) -> QuerySet[TournamentLog]:
-    return TournamentLog.objects.filter(tournament=tournament).select_related("actor").order_by("id")
+def tournament_log(tournament: Tournament, *, public: bool = False) -> QuerySet[TournamentLog]:
+    """Returns the tournament's log; ``public`` leaves out the pairing rows of a round still in preview."""
+    rows = TournamentLog.objects.filter(tournament=tournament).select_related("actor").order_by("id")
+    if public:
+        previews = list(tournament.rounds.filter(status=Round.Status.PREVIEW).values_list("number", flat=True))
+        if previews:
+            rows = rows.exclude(kind__in=[TournamentLog.Kind.ROUND_PAIRED, TournamentLog.Kind.PAIRING_EDITED],
+                                data__round__in=previews)
+    return rows
 
 
 # --- players ---------------------------------------------------------------------------------

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from rest_framework import serializers
 
 from games.models import Game, ProgressRule, RuleSet
@@ -12,15 +13,39 @@ from tournaments.scoring import TIEBREAKS
 
 
 class PlayerSerializer(serializers.ModelSerializer):
+    user = serializers.SlugRelatedField(
+        slug_field="username", queryset=get_user_model().objects.all(), required=False, allow_null=True,
+        help_text="The player's user account (username), so that he sees his own games; null: none.",
+    )
+    rating_deviation = serializers.FloatField(read_only=True, allow_null=True, help_text="Glicko-2 deviation.")
+
     class Meta:
         model = Player
-        fields = ["id", "name", "club", "federation", "federation_id", "rating"]
+        fields = ["id", "name", "club", "federation", "federation_id", "rating", "rating_deviation", "user"]
 
     def validate_name(self, value: str) -> str:
         value = value.strip()
         if not value:
             raise serializers.ValidationError("A player needs a name.")
         return value
+
+
+class RatingHistorySerializer(serializers.Serializer):
+    tournament = serializers.DictField(help_text="slug and name")
+    rating_before = serializers.IntegerField(allow_null=True)
+    rating_after = serializers.IntegerField()
+    deviation_before = serializers.FloatField(allow_null=True)
+    deviation_after = serializers.FloatField(allow_null=True)
+    volatility_after = serializers.FloatField(allow_null=True)
+    games = serializers.IntegerField()
+    created_at = serializers.DateTimeField()
+
+
+def rating_history_data(row: Any) -> dict[str, Any]:
+    return {"tournament": {"slug": row.tournament.slug, "name": row.tournament.name},
+            "rating_before": row.rating_before, "rating_after": row.rating_after,
+            "deviation_before": row.deviation_before, "deviation_after": row.deviation_after,
+            "volatility_after": row.volatility_after, "games": row.games, "created_at": row.created_at}
 
 
 class PlayersImportSerializer(serializers.Serializer):

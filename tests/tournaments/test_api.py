@@ -244,3 +244,55 @@ def test_a_forfeit_is_unplayed_and_scored_as_awarded(api):
     rows = {r["player"]["id"]: r for r in api.get(f"{BASE}{slug}/standings/").json()}
     assert rows[winner]["points"] == 2 and rows[winner]["played"] == 0 and rows[winner]["wins"] == 0
     assert rows[match["player_one"]["id"]]["points"] == 0
+
+
+def test_a_preview_is_shown_only_to_the_tournaments_directors(api, referee, player_user, make_user):
+    players = _players(4)
+    slug = _running(api, players)
+    assert api.post(f"{BASE}{slug}/rounds/", format="json").status_code == 201
+    assert [r["status"] for r in api.get(f"{BASE}{slug}/rounds/").json()] == ["preview"]
+    assert api.get(f"{BASE}{slug}/rounds/1/").status_code == 200
+    assert "round_paired" in [row["kind"] for row in api.get(f"{BASE}{slug}/log/").json()]
+    for client in (_client(), _client(referee), _client(player_user), _client(make_user("other", "director"))):
+        assert client.get(f"{BASE}{slug}/rounds/").json() == []
+        _error(client.get(f"{BASE}{slug}/rounds/1/"), 404, "round_not_found")
+        assert "round_paired" not in [row["kind"] for row in client.get(f"{BASE}{slug}/log/").json()]
+    assert api.post(f"{BASE}{slug}/rounds/1/publish", format="json").status_code == 200
+    assert [r["status"] for r in _client().get(f"{BASE}{slug}/rounds/").json()] == ["published"]
+    assert _client().get(f"{BASE}{slug}/rounds/1/").status_code == 200
+
+
+def test_a_director_links_a_players_user_account(api, player_user, make_user):
+    response = api.post("/api/v1/players/", {"name": "Ann", "user": player_user.username}, format="json")
+    assert response.status_code == 201, response.content
+    assert response.json()["user"] == player_user.username
+    ann = Player.objects.get(name="Ann")
+    assert ann.user == player_user
+    bob = Player.objects.create(name="Bob")
+    _error(api.patch(f"/api/v1/players/{bob.pk}/", {"user": player_user.username}, format="json"), 400,
+           "validation_error")
+    _error(api.patch(f"/api/v1/players/{bob.pk}/", {"user": "nobody"}, format="json"), 400, "validation_error")
+    other = make_user("bobby", "player")
+    response = api.patch(f"/api/v1/players/{bob.pk}/", {"user": "bobby"}, format="json")
+    assert response.status_code == 200 and response.json()["user"] == "bobby"
+    assert Player.objects.get(pk=bob.pk).user == other
+    _error(_client(other).patch(f"/api/v1/players/{bob.pk}/", {"user": None}, format="json"), 403)
+    assert api.patch(f"/api/v1/players/{bob.pk}/", {"user": None}, format="json").json()["user"] is None
+
+
+def test_a_players_rating_history_is_readable(api):
+    players = _players(2)
+    slug = _running(api, players, rated=True, opening="go-as-you-please")
+    api.post(f"{BASE}{slug}/rounds/", format="json")
+    api.post(f"{BASE}{slug}/rounds/1/publish", format="json")
+    for game in Game.objects.filter(round__tournament__slug=slug):
+        api.post(f"{BASE}{slug}/results/", {"game": game.pk, "result": "1-0" if game.black_id == players[0].pk
+                                            else "0-1", "reason": "slip"}, format="json")
+    assert api.post(f"{BASE}{slug}/status/", {"status": "finished"}, format="json").status_code == 200
+    history = _client().get(f"/api/v1/players/{players[0].pk}/ratings/").json()
+    assert len(history) == 1
+    row = history[0]
+    assert row["tournament"] == {"slug": slug, "name": "Spring Open"} and row["games"] == 2
+    assert row["rating_before"] == players[0].rating and row["rating_after"] > row["rating_before"]
+    assert row["deviation_after"] < row["deviation_before"]
+    assert _client().get("/api/v1/players/999999/ratings/").status_code == 404

@@ -27,6 +27,7 @@ from tournaments.services.tournaments import (
     entry_withdraw,
     is_director_of,
     player_create,
+    player_update,
     tournament_create,
     tournament_referees_set,
     tournament_status_set,
@@ -37,7 +38,7 @@ __all__ = [
     "ALLOWED_TRANSITIONS", "EntryConflict", "InvalidInput", "NotDirector", "PairingUnavailable", "RoundConflict",
     "RoundNotFound", "StatusTransitionRefused", "TournamentNotFound", "WrongTournamentStatus", "authorise_director",
     "entry_add", "entry_withdraw", "game_result_set", "is_director_of", "knockout_extend_tied", "match_forfeit_set",
-    "match_game_finished", "player_create",
+    "match_game_finished", "player_create", "player_update",
     "ratings_update", "round_discard", "round_pair", "round_pairings_edit", "round_publish", "tournament_create",
     "tournament_referees_set", "tournament_status_set", "tournament_update",
 ]

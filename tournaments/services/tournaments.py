@@ -421,5 +421,48 @@ def player_create(*, acting_user: Any, name: str, club: str = "", federation: st
         raise InvalidInput.field("name", "A player needs a name.")
     if federation_id and Player.objects.filter(federation=federation, federation_id=federation_id).exists():
         raise InvalidInput.field("federation_id", f"{federation} {federation_id} is already registered.")
+    _check_user_free(user, None)
     return Player.objects.create(name=name, club=club.strip(), federation=federation.strip(),
                                  federation_id=federation_id.strip(), rating=rating, user=user)
+
+
+def _check_user_free(user: Any, player: Player | None) -> None:
+    """Refuses a user account already linked to another player (one account, one player)."""
+    if user is None:
+        return
+    other = Player.objects.filter(user=user).exclude(pk=player.pk if player else None).first()
+    if other is not None:
+        raise InvalidInput.field("user", f"{user.username} is already linked to {other.name}.")
+
+
+PLAYER_FIELDS = ("name", "club", "federation", "federation_id", "rating", "user")
+
+
+@transaction.atomic
+def player_update(*, acting_user: Any, player: Player, **changes: Any) -> Player:
+    """Changes a player's details (a director's job), e.g. links his user account (``user``; None unlinks)."""
+    if not is_director(acting_user):
+        raise NotDirector("Only a tournament director may change a player.")
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    unknown = sorted(set(changes) - set(PLAYER_FIELDS))
+    if unknown:
+        raise InvalidInput("Some fields cannot be changed: " + ", ".join(unknown) + ".",
+                           details={"fields": {name: ["Not a player's field."] for name in unknown}})
+    for name in ("name", "club", "federation", "federation_id"):
+        if name in changes:
+            changes[name] = (changes[name] or "").strip()
+    if "name" in changes and not changes["name"]:
+        raise InvalidInput.field("name", "A player needs a name.")
+    federation = changes.get("federation", player.federation)
+    federation_id = changes.get("federation_id", player.federation_id)
+    if federation_id and Player.objects.filter(federation=federation, federation_id=federation_id).exclude(
+            pk=player.pk).exists():
+        raise InvalidInput.field("federation_id", f"{federation} {federation_id} is already registered.")
+    if "user" in changes:
+        _check_user_free(changes["user"], player)
+    changed = [name for name in changes if getattr(player, name) != changes[name]]
+    for name in changed:
+        setattr(player, name, changes[name])
+    if changed:
+        player.save(update_fields=changed)
+    return player
