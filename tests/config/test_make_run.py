@@ -21,14 +21,48 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def get_json(url: str):
+def get_json(url: str, token: str | None = None, body: dict | None = None):
+    request = urllib.request.Request(url, data=json.dumps(body).encode() if body is not None else None)
+    request.add_header("Accept", "application/json")
+    if body is not None:
+        request.add_header("Content-Type", "application/json")
+    if token:
+        request.add_header("Authorization", f"Token {token}")
     try:
-        with urllib.request.urlopen(url, timeout=5) as response:
+        with urllib.request.urlopen(request, timeout=5) as response:
             return response.status, json.loads(response.read())
     except urllib.error.HTTPError as error:
         return error.code, None
     except (urllib.error.URLError, ConnectionError, TimeoutError):
         return None, None
+
+
+def assert_clocks_enforced(port: int, env: dict[str, str], tmp_path: Path) -> None:
+    """On the embedded defaults too, the worker calls time and adjudicates the loss by delay."""
+    token = subprocess.run(
+        [str(ROOT / ".venv" / "bin" / "python"), "manage.py", "issue_token", "director"], cwd=ROOT,
+        env={**env, "DJANGO_SECRET_KEY": (tmp_path / "var" / "secret_key").read_text().strip()},
+        capture_output=True, text=True, check=True,
+    ).stdout.split()[-1]
+    base = f"http://127.0.0.1:{port}/api/v1"
+    status, players = get_json(f"{base}/players/")
+    assert status == 200
+    ids = [row["id"] for row in players["results"]][:2]
+    clock = {"control": "per-move", "move_seconds": 1, "sole_capture_seconds": 1, "grace_seconds": 1}
+    status, game = get_json(f"{base}/games/", token, {"black": ids[0], "white": ids[1], "clock": clock})
+    assert status == 201, game
+    status, _ = get_json(f"{base}/games/{game['id']}/rulings/", token, {"kind": "clock_start"})
+    assert status == 201
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        status, state = get_json(f"{base}/games/{game['id']}/")
+        if state["status"] == "finished":
+            break
+        time.sleep(0.25)
+    assert (state["status"], state["termination"], state["result"]) == ("finished", "loss_by_delay", "0-1")
+    status, log = get_json(f"{base}/games/{game['id']}/log/")
+    kinds = [entry["kind"] for entry in (log["results"] if isinstance(log, dict) else log)]
+    assert kinds[-2:] == ["time_call", "game_end"]
 
 
 @pytest.mark.timeout(400)
@@ -61,6 +95,7 @@ def test_make_run_serves_health_with_a_worker_and_stops_on_ctrl_c(tmp_path):
             assert username in output
         assert (tmp_path / "var" / "secret_key").stat().st_size > 40
         assert (tmp_path / "var" / "db.sqlite3").exists()
+        assert_clocks_enforced(port, env, tmp_path)
     finally:
         os.killpg(process.pid, signal.SIGINT)
         try:
