@@ -13,7 +13,8 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
@@ -111,6 +112,18 @@ def _usernames(text: str) -> list[str]:
 
 def _tournament(slug: str) -> Tournament:
     return get_object_or_404(Tournament, slug=slug)
+
+
+def _int(value: Any, field: str, what: str) -> int:
+    """Returns a posted number, or refuses (a message, not a server error) naming what was expected."""
+    try:
+        return int(str(value).strip())
+    except (TypeError, ValueError) as error:
+        raise services.InvalidInput.field(field, f"{what} must be a number, not {value!r}.") from error
+
+
+def _int_or_none(value: Any, field: str, what: str) -> int | None:
+    return _int(value, field, what) if value not in (None, "") else None
 
 
 # --- public pages -------------------------------------------------------------------------------
@@ -298,13 +311,18 @@ def manage_referees(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def manage_entry_add(request: HttpRequest, slug: str) -> HttpResponse:
     def act(t: Tournament) -> str:
-        ids = request.POST.getlist("player")
-        if not ids:
-            raise services.InvalidInput.field("player", "Choose a player to register.")
-        for pid in ids:
-            services.entry_add(acting_user=request.user, tournament=t, player=int(pid))
-        return f"{len(ids)} player(s) registered."
+        ids = [_int(pid, "player", "A player") for pid in request.POST.getlist("player")]
+        entries = services.entries_add(acting_user=request.user, tournament=t, players=ids)
+        return f"{len(entries)} player(s) registered.{_stale_note(t)}"
     return _act(request, slug, act)
+
+
+def _stale_note(tournament: Tournament) -> str:
+    preview = Round.objects.filter(tournament=tournament, status=Round.Status.PREVIEW).first()
+    if preview is None or tournament.status != Tournament.Status.RUNNING:
+        return ""
+    return (f" Round {preview.number}'s preview was paired without them: discard it and pair the round again "
+            "(or edit it) before publishing.")
 
 
 @login_required
@@ -315,9 +333,10 @@ def manage_player_add(request: HttpRequest, slug: str) -> HttpResponse:
         if not form.is_valid():
             raise services.InvalidInput("The new player's form is incomplete: " + "; ".join(
                 f"{k}: {' '.join(v)}" for k, v in form.errors.items()))
-        player = services.player_create(acting_user=request.user, **form.cleaned_data)
-        services.entry_add(acting_user=request.user, tournament=t, player=player)
-        return f"{player.name} is registered and entered."
+        with transaction.atomic():  # no new player left behind if the entry is refused
+            player = services.player_create(acting_user=request.user, **form.cleaned_data)
+            services.entry_add(acting_user=request.user, tournament=t, player=player)
+        return f"{player.name} is registered and entered.{_stale_note(t)}"
     return _act(request, slug, act)
 
 
@@ -325,7 +344,8 @@ def manage_player_add(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def manage_withdraw(request: HttpRequest, slug: str) -> HttpResponse:
     def act(t: Tournament) -> str:
-        entry = services.entry_withdraw(acting_user=request.user, tournament=t, player=int(request.POST["player"]),
+        entry = services.entry_withdraw(acting_user=request.user, tournament=t,
+                                        player=_int(request.POST.get("player"), "player", "The player"),
                                         reason=request.POST.get("reason", ""))
         return f"{entry.player.name} has withdrawn."
     return _act(request, slug, act)
@@ -344,13 +364,13 @@ def manage_pair(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def manage_edit(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     def act(t: Tournament) -> str:
-        boards = int(request.POST.get("boards", "0"))
+        boards = _int(request.POST.get("boards", "0"), "boards", "The number of boards")
         pairings = []
         for board in range(1, boards + 1):
-            one = request.POST.get(f"one_{board}") or None
-            two = request.POST.get(f"two_{board}") or None
+            one = _int_or_none(request.POST.get(f"one_{board}"), "pairings", f"Board {board}'s first player")
+            two = _int_or_none(request.POST.get(f"two_{board}"), "pairings", f"Board {board}'s second player")
             if one or two:
-                pairings.append((int(one) if one else None, int(two) if two else None))
+                pairings.append((one, two))
         services.round_pairings_edit(acting_user=request.user, tournament=t, number=number,
                                      pairings=pairings, reason=request.POST.get("reason", ""))
         return f"The pairings of round {number} are edited."
@@ -361,10 +381,9 @@ def manage_edit(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @require_POST
 def manage_forfeit(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     def act(t: Tournament) -> str:
-        winner = request.POST.get("winner") or None
         match = services.match_forfeit_set(acting_user=request.user, tournament=t, number=number,
-                                           board=int(request.POST.get("board", "0")),
-                                           winner=int(winner) if winner else None,
+                                           board=_int(request.POST.get("board"), "board", "The board"),
+                                           winner=_int_or_none(request.POST.get("winner"), "winner", "The winner"),
                                            reason=request.POST.get("reason", ""))
         return f"Board {match.board} of round {number} is a forfeit."
     return _act(request, slug, act)
@@ -393,10 +412,7 @@ def manage_discard(request: HttpRequest, slug: str, number: int) -> HttpResponse
 @require_POST
 def manage_result(request: HttpRequest, slug: str) -> HttpResponse:
     def act(t: Tournament) -> str:
-        try:
-            game_id = int(request.POST.get("game", ""))
-        except ValueError as error:
-            raise Http404("No such game.") from error
+        game_id = _int(request.POST.get("game"), "game", "The game")
         game = services.game_result_set(acting_user=request.user, tournament=t, game_id=game_id,
                                         result=request.POST.get("result", ""), reason=request.POST.get("reason", ""))
         return f"Game {game.pk}: {game.result} recorded."

@@ -115,3 +115,53 @@ def test_dashboard_pairs_edits_forfeits_and_publishes(director):
     assert Match.objects.get(round__number=1, board=2).kind == "forfeit"
     assert tournament.rounds.get(number=1).status == "published"
     assert tournament.rounds.get(number=1).games.count() == 2
+
+
+def test_dashboard_forms_refuse_bad_numbers_with_a_message(director):
+    players = make_players(4)
+    tournament = running_tournament(director, players, opening="go-as-you-please")
+    from tournaments import services
+
+    services.round_pair(acting_user=director, tournament=tournament)
+    client = _client(director)
+    base = f"/tournaments/{tournament.slug}/manage"
+    for path, data in [
+        ("/entries", {"player": "abc"}),
+        ("/withdraw", {"player": "x1"}),
+        ("/withdraw", {}),
+        ("/rounds/1/pairings", {"boards": "two", "reason": "r"}),
+        ("/rounds/1/pairings", {"boards": "1", "one_1": "zz", "reason": "r"}),
+        ("/rounds/1/forfeit", {"board": "first", "reason": "r"}),
+        ("/rounds/1/forfeit", {"board": "1", "winner": "him", "reason": "r"}),
+        ("/results", {"game": "g", "result": "1-0", "reason": "r"}),
+    ]:
+        response = client.post(base + path, data, follow=True)
+        assert response.status_code == 200, (path, data)
+        assert "must be a number" in response.content.decode(), (path, data)
+
+
+def test_registering_several_players_is_all_or_nothing(director):
+    players = make_players(3)
+    from tournaments import services
+
+    tournament = services.tournament_create(acting_user=director, name="Cup", slug="cup")
+    services.tournament_status_set(acting_user=director, tournament=tournament, status="registration")
+    services.entry_add(acting_user=director, tournament=tournament, player=players[1])
+    response = _client(director).post("/tournaments/cup/manage/entries",
+                                      {"player": [players[0].pk, players[1].pk, players[2].pk]}, follow=True)
+    assert "already entered" in response.content.decode()
+    assert list(tournament.entries.values_list("player_id", flat=True)) == [players[1].pk]
+    _client(director).post("/tournaments/cup/manage/entries", {"player": [players[0].pk, players[2].pk]})
+    assert tournament.entries.count() == 3
+
+
+def test_a_late_entry_on_the_dashboard_says_the_preview_must_be_paired_again(director):
+    from tournaments import services
+
+    tournament = running_tournament(director, make_players(4), format="swiss", round_count=3,
+                                    opening="go-as-you-please")
+    services.round_pair(acting_user=director, tournament=tournament)
+    late = Player.objects.create(name="Late Comer")
+    page = _client(director).post(f"/tournaments/{tournament.slug}/manage/entries", {"player": [late.pk]},
+                                  follow=True).content.decode()
+    assert "preview was paired without them" in page

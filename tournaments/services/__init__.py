@@ -23,6 +23,7 @@ from tournaments.services.rounds import (
 from tournaments.services.tournaments import (
     ALLOWED_TRANSITIONS,
     authorise_director,
+    entries_add,
     entry_add,
     entry_withdraw,
     is_director_of,
@@ -37,7 +38,7 @@ from tournaments.services.tournaments import (
 __all__ = [
     "ALLOWED_TRANSITIONS", "EntryConflict", "InvalidInput", "NotDirector", "PairingUnavailable", "RoundConflict",
     "RoundNotFound", "StatusTransitionRefused", "TournamentNotFound", "WrongTournamentStatus", "authorise_director",
-    "entry_add", "entry_withdraw", "game_result_set", "is_director_of", "knockout_extend_tied", "match_forfeit_set",
+    "entries_add", "entry_add", "entry_withdraw", "game_result_set", "is_director_of", "knockout_extend_tied", "match_forfeit_set",
     "match_game_finished", "player_create", "player_update",
     "ratings_update", "round_discard", "round_pair", "round_pairings_edit", "round_publish", "tournament_create",
     "tournament_referees_set", "tournament_status_set", "tournament_update",

@@ -384,6 +384,14 @@ def entry_add(*, acting_user: Any, tournament: Tournament, player: Player | int)
 
 
 @transaction.atomic
+def entries_add(*, acting_user: Any, tournament: Tournament, players: list[Player | int]) -> list[Entry]:
+    """Enters several players at once: all of them, or none if one is refused."""
+    if not players:
+        raise InvalidInput.field("player", "Choose a player to register.")
+    return [entry_add(acting_user=acting_user, tournament=tournament, player=player) for player in players]
+
+
+@transaction.atomic
 def entry_withdraw(*, acting_user: Any, tournament: Tournament, player: Player | int, reason: str = "") -> Entry:
     """Withdraws a player: the entry stays (results stand); he is not paired again.
 
