@@ -80,6 +80,9 @@ def clock_text(control: dict[str, Any] | None) -> str:
 
 
 class TournamentForm(ClockForm):
+    field_order = ["name", "slug", "format", "rounds", "games_per_match", "opening", "rule_set", "progress_rule",
+                   "venue", "start_date", "end_date", "rated", "referees", "tiebreaks"]  # then the clock
+
     name = forms.CharField(max_length=200)
     slug = forms.SlugField(max_length=80, required=False, help_text="Empty: made from the name.")
     format = forms.ChoiceField(choices=Tournament.Format.choices)

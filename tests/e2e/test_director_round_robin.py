@@ -37,9 +37,12 @@ def test_director_runs_a_four_player_round_robin_to_final_standings(page, make_u
     form.get_by_label("Games per match").fill("2")
     form.get_by_label("Opening").select_option("three-move-ballot")
     form.get_by_label("Referees").fill("ref1")
+    form.locator("select[name=clock]").select_option("per-move")
+    form.get_by_label("Seconds a move").fill("300")
     form.get_by_role("button", name="Create the tournament").click()
     expect(page).to_have_url(re.compile(r"/tournaments/browser-rr/manage/$"))
     expect(page.get_by_test_id("status")).to_have_text("Draft")
+    expect(page.get_by_test_id("clock")).to_have_text("300 s a move")
 
     # register the players, open registration, start
     page.get_by_test_id("player-select").select_option(label=[f"{n} ({r})" for n, r in PLAYERS])
