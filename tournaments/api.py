@@ -72,10 +72,10 @@ class PlayerViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
                    request=PlayerSerializer, responses={200: PlayerSerializer, **_errors(400, 401, 403, 404)})
     def partial_update(self, request: Request, pk: str | None = None) -> Response:
         player = self.get_object()
-        serializer = PlayerSerializer(player, data=request.data, partial=True)
+        serializer = PlayerSerializer(player, data=request.data, partial=True, context={"request": request})
         serializer.is_valid(raise_exception=True)
         player = services.player_update(acting_user=request.user, player=player, **serializer.validated_data)
-        return Response(PlayerSerializer(player).data)
+        return Response(PlayerSerializer(player, context={"request": request}).data)
 
     @extend_schema(summary="The player's rating history, oldest first", responses={200: RatingHistorySerializer(many=True)})
     @action(detail=True, methods=["get"], pagination_class=None)

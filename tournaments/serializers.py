@@ -7,6 +7,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from rest_framework import serializers
 
+from accounts.roles import is_director
 from games.models import Game, ProgressRule, RuleSet
 from tournaments.models import Player, Round, Tournament, TournamentLog
 from tournaments.scoring import TIEBREAKS
@@ -22,6 +23,14 @@ class PlayerSerializer(serializers.ModelSerializer):
     class Meta:
         model = Player
         fields = ["id", "name", "club", "federation", "federation_id", "rating", "rating_deviation", "user"]
+
+    def to_representation(self, instance: Player) -> dict[str, Any]:
+        """Shows the linked account's username to directors only."""
+        data = super().to_representation(instance)
+        request = self.context.get("request")
+        if request is None or not is_director(request.user):
+            data.pop("user", None)
+        return data
 
     def validate_name(self, value: str) -> str:
         value = value.strip()

@@ -277,6 +277,8 @@ def test_a_director_links_a_players_user_account(api, player_user, make_user):
     assert response.status_code == 200 and response.json()["user"] == "bobby"
     assert Player.objects.get(pk=bob.pk).user == other
     _error(_client(other).patch(f"/api/v1/players/{bob.pk}/", {"user": None}, format="json"), 403)
+    assert "user" not in _client().get(f"/api/v1/players/{bob.pk}/").json()  # usernames are for directors
+    assert api.get(f"/api/v1/players/{bob.pk}/").json()["user"] == "bobby"
     assert api.patch(f"/api/v1/players/{bob.pk}/", {"user": None}, format="json").json()["user"] is None
 
 

@@ -53,7 +53,7 @@ def test_a_tied_match_gets_its_block_when_the_referee_records_the_last_game(
     services.tournament_status_set(acting_user=director, tournament=tournament, status="finished")
 
 
-def test_the_follow_up_is_idempotent(director, referee, django_capture_on_commit_callbacks):
+def test_the_follow_up_is_idempotent(director, referee):
     _tournament, round_, _players = knockout(director, referee)
     match = Match.objects.get(round=round_)
     for game in games_of(match):
