@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -185,10 +186,19 @@ def finish(
     game.finished_at = at or timezone.now()
     if at is not None:
         clock_stop(game, at)
+    if game.round_id is not None:
+        transaction.on_commit(partial(_tournament_follow_up, game.pk), robust=True)
     return log_append(
         game=game, kind=LogEntry.Kind.GAME_END, side=side, law=law, note=note, actor=actor, at=at,
         data={"result": result, "termination": termination, **(data or {})}, supersedes=supersedes,
     )
+
+
+def _tournament_follow_up(game_id: int) -> None:
+    """Tells the tournament a game of its round has finished (a tied knockout match gets its next block)."""
+    from tournaments.services.results import match_game_finished
+
+    match_game_finished(game_id=game_id)
 
 
 def resume(game: Game) -> None:

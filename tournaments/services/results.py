@@ -173,7 +173,7 @@ def match_game_finished(*, game_id: int) -> list[int]:
     """Follows up a finished game of a tournament: a tied knockout match gets its next 2-game block.
 
     Called after the commit of whatever finished the game (a move, a ruling, the clock, a
-    director's result), through ``tournaments.receivers``; idempotent, so a second call, or one
+    director's result), through ``games.services.finish`` (after the commit); idempotent, so a second call, or one
     for a game whose match is decided, does nothing. The block's games are created on behalf of
     the tournament's first director; the log row has no actor and says it was automatic.
     Returns the boards extended.
