@@ -16,6 +16,7 @@ from typing import Any
 from django.utils import timezone
 
 from arbitration.models import LogEntry
+from games.models import Game
 
 GENESIS_HASH = "0" * 64
 
@@ -99,8 +100,13 @@ def log_verify(game: Any) -> Verification:
     """Walks the game's chain and reports the first entry that does not hold, with the reason.
 
     An entry breaks the chain when its seq is not the next number, its ``prev_hash`` is not the
-    hash of the entry before, or its ``hash`` does not match its content. One query.
+    hash of the entry before, or its ``hash`` does not match its content. The last entry must
+    then be the game's chain head (``Game.log_seq`` and ``Game.log_head``, written with every
+    entry), so entries deleted from the end are found too. Last, the game row's cached status,
+    result and termination must be those of the ``game_end`` entry in force (the last one not
+    superseded), or of no ending when there is none. Two queries; the game row is read afresh.
     """
+    head = Game.objects.filter(pk=game.pk).values("log_seq", "log_head", "status", "result", "termination").first()
     rows = list(
         LogEntry.objects.filter(game_id=game.pk).order_by("seq").values_list(
             "id", "seq", "kind", "side", "law", "note", "data", "actor_id", "created_at", "ply", "fen",
@@ -108,9 +114,11 @@ def log_verify(game: Any) -> Verification:
         )
     )
     seq_of_id = {row[0]: row[1] for row in rows}
+    superseded = {row[11] for row in rows if row[11] is not None}
     previous = GENESIS_HASH
+    ending: tuple[int, Any] | None = None  # (seq, data) of the last game_end entry not superseded
     for index, row in enumerate(rows, start=1):
-        (_, seq, kind, side, law, note, data, actor_id, created_at, ply, fen,
+        (entry_id, seq, kind, side, law, note, data, actor_id, created_at, ply, fen,
          supersedes_id, prev_hash, stored_hash) = row
         if seq != index:
             return Verification(False, len(rows), seq, f"entry #{seq} is out of sequence: #{index} was expected")
@@ -128,5 +136,57 @@ def log_verify(game: Any) -> Verification:
             return Verification(
                 False, len(rows), seq, f"entry #{seq}: the hash does not match the content (edited after it was written)"
             )
+        if kind == LogEntry.Kind.GAME_END and entry_id not in superseded:
+            ending = (seq, data)
         previous = stored_hash
+    if head is None:
+        return Verification(True, len(rows))
+    broken = _head_mismatch(rows, head)
+    if broken is None:
+        broken = _ending_mismatch(ending, head, len(rows))
+    if broken is not None:
+        return Verification(False, len(rows), *broken)
     return Verification(True, len(rows))
+
+
+def _head_mismatch(rows: list[tuple], head: dict[str, Any]) -> tuple[int, str] | None:
+    """Compares the last entry with the game's chain head; returns (entry, reason) when they differ."""
+    last_seq = rows[-1][1] if rows else 0
+    last_hash = rows[-1][13] if rows else GENESIS_HASH
+    head_seq, head_hash = head["log_seq"], head["log_head"] or GENESIS_HASH
+    if last_seq < head_seq:
+        missing = f"entry #{head_seq} is" if last_seq + 1 == head_seq else f"entries #{last_seq + 1} to #{head_seq} are"
+        return last_seq + 1, (
+            f"{missing} missing: the game's chain head is entry #{head_seq} but the log ends at "
+            f"{f'entry #{last_seq}' if last_seq else 'no entry'} (deleted from the end)"
+        )
+    if last_seq > head_seq:
+        return head_seq + 1, (
+            f"entry #{head_seq + 1} is beyond the game's chain head (entry #{head_seq}): written outside the services"
+        )
+    if last_hash != head_hash:
+        return last_seq, (
+            f"entry #{last_seq}: its hash is not the game's chain head (the entry was replaced or the head edited)"
+        )
+    return None
+
+
+def _ending_mismatch(ending: tuple[int, Any] | None, head: dict[str, Any], entries: int) -> tuple[int, str] | None:
+    """Compares the game row's status, result and termination with the game_end entry in force."""
+    status, result, termination = head["status"], head["result"], head["termination"]
+    if ending is None:
+        if status == "finished" or result is not None or termination is not None:
+            return entries, (
+                f"the game row says {status} ({result}, {termination}) but no game_end entry is in force "
+                f"(last entry #{entries})"
+            )
+        return None
+    seq, data = ending
+    data = data if isinstance(data, dict) else {}
+    logged = (data.get("result"), data.get("termination"))
+    if status != "finished" or (result, termination) != logged:
+        return seq, (
+            f"entry #{seq} (game_end) says {logged[0]} by {logged[1]} but the game row says "
+            f"{status} ({result}, {termination})"
+        )
+    return None

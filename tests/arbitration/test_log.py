@@ -105,3 +105,91 @@ def test_a_row_deleted_by_hand_shows_as_a_gap_in_the_sequence(played, referee):
 def test_verify_answers_with_or_without_the_trailing_slash(played, api_client):
     assert api_client.get(f"/api/v1/games/{played.pk}/log/verify/").json()["valid"] is True
     assert api_client.get(f"/api/v1/games/{played.pk}/pdn/").status_code == 200
+
+
+def _delete_from(game, seq: int) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute("DELETE FROM arbitration_logentry WHERE game_id = %s AND seq >= %s", [game.pk, seq])
+
+
+def _verify_by_command(game, capsys) -> tuple[int, str]:
+    try:
+        call_command("verify_log", "--game", str(game.pk))
+    except CommandError as error:
+        return error.returncode, capsys.readouterr().out
+    return 0, capsys.readouterr().out
+
+
+@pytest.fixture
+def six_entries(played, referee):
+    from arbitration.services import ruling_issue
+
+    ruling_issue(acting_user=referee, game_id=played.pk, kind="spectator", note="a cough")
+    ruling_issue(acting_user=referee, game_id=played.pk, kind="spectator", note="a phone rang")
+    return played
+
+
+def test_the_newest_entries_deleted_by_hand_are_found_against_the_games_chain_head(six_entries, api_client, capsys):
+    _delete_from(six_entries, 5)
+    code, out = _verify_by_command(six_entries, capsys)
+    assert code == 1
+    assert f"game {six_entries.pk}: BROKEN at entry #5" in out and "entries #5 to #6 are missing" in out
+    body = api_client.get(f"/api/v1/games/{six_entries.pk}/log/verify").json()
+    assert body["valid"] is False and body["entries"] == 4 and body["broken_at"] == 5
+    assert "chain head is entry #6" in body["reason"]
+
+
+def test_the_last_entry_deleted_by_hand_is_named(six_entries, api_client, capsys):
+    _delete_from(six_entries, 6)
+    code, out = _verify_by_command(six_entries, capsys)
+    assert code == 1 and "BROKEN at entry #6: entry #6 is missing" in out
+    body = api_client.get(f"/api/v1/games/{six_entries.pk}/log/verify").json()
+    assert (body["valid"], body["broken_at"]) == (False, 6)
+
+
+def test_every_entry_deleted_by_hand_breaks_at_the_first(new_game, api_client, capsys):
+    game = new_game()
+    _delete_from(game, 1)
+    code, out = _verify_by_command(game, capsys)
+    assert code == 1 and "BROKEN at entry #1" in out and "no entry" in out
+    body = api_client.get(f"/api/v1/games/{game.pk}/log/verify").json()
+    assert (body["valid"], body["entries"], body["broken_at"]) == (False, 0, 1)
+
+
+def _edit_game(game, **fields) -> None:
+    assignments = ", ".join(f"{name} = %s" for name in fields)
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE games_game SET {assignments} WHERE id = %s", [*fields.values(), game.pk])  # noqa: S608
+
+
+def test_a_result_edited_by_hand_on_the_game_row_is_reported_against_the_game_end_entry(
+    played, referee, api_client, capsys,
+):
+    from arbitration.services import ruling_issue
+
+    ruling_issue(acting_user=referee, game_id=played.pk, kind="resign", side="white")
+    end = LogEntry.objects.get(game=played, kind="game_end")
+    assert _verify_by_command(played, capsys)[0] == 0
+    _edit_game(played, result="0-1")
+    code, out = _verify_by_command(played, capsys)
+    assert code == 1 and f"BROKEN at entry #{end.seq}" in out
+    assert "game_end" in out and "1-0" in out and "0-1" in out
+    body = api_client.get(f"/api/v1/games/{played.pk}/log/verify").json()
+    assert body["valid"] is False and body["broken_at"] == end.seq and "game_end" in body["reason"]
+
+
+def test_a_game_marked_finished_by_hand_without_a_game_end_entry_is_reported(played, api_client, capsys):
+    _edit_game(played, status="finished", result="1-0", termination="resignation")
+    code, out = _verify_by_command(played, capsys)
+    assert code == 1 and "no game_end entry is in force" in out
+    body = api_client.get(f"/api/v1/games/{played.pk}/log/verify").json()
+    assert body["valid"] is False and body["broken_at"] == 4
+
+
+def test_a_termination_edited_by_hand_is_reported(played, referee, capsys):
+    from arbitration.services import ruling_issue
+
+    ruling_issue(acting_user=referee, game_id=played.pk, kind="draw_agreed")
+    _edit_game(played, termination="draw_repetition")
+    code, out = _verify_by_command(played, capsys)
+    assert code == 1 and "draw_agreement" in out and "draw_repetition" in out
