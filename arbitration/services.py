@@ -18,10 +18,12 @@ from arbitration.clocks import CLOCK_RULINGS, clock_enforce, clock_of, db_now
 from arbitration.errors import (
     AlreadySuperseded,
     AppealDecided,
+    ChoiceRequired,
     GameOver,
     InvalidRuling,
     NotAllowed,
     RepetitionNotEstablished,
+    RulingRequired,
 )
 from arbitration.log import log_append
 from arbitration.models import LogEntry
@@ -202,6 +204,24 @@ def _over_the_angle(r: Ruling) -> None:
     r.log(Kind.OVER_THE_ANGLE, law="20", data={"square": square, "toward": toward, "moves": moves})
 
 
+def _law_23_after_removal(r: Ruling, offender: str) -> None:
+    """Law 23 after a ruling took one of the offender's pieces off (huff, Law 12 play on).
+
+    The offender loses if it was his last piece; otherwise the side to move loses if he has no
+    legal move. A ruling is not a move, so the side to move is the one whose turn it was.
+    """
+    position = r.position()
+    if not position.squares(offender):
+        loser, note = offender, f"{offender.capitalize()} has no piece left and loses (Law 23)."
+    elif position.is_game_over(engine_rules(r.game)):
+        loser = position.side_to_move.value
+        note = f"{loser.capitalize()} has no legal move and loses (Law 23)."
+    else:
+        return
+    finish(r.game, result=win_for(opponent(loser)), termination=Termination.NO_LEGAL_MOVE, actor=None,
+           side=loser, law="23", note=note)
+
+
 def _own_piece_removed(r: Ruling) -> None:
     """Law 12: the capturer removed his own piece; his opponent chooses play on or put back."""
     choice = r.payload.get("choice")
@@ -238,6 +258,8 @@ def _own_piece_removed(r: Ruling) -> None:
         r.state["progress"] = {"ply": r.game.ply, "fen": r.game.fen}
         data.update(removed=square, progress=r.state["progress"])
     r.log(Kind.OWN_PIECE_REMOVED, law="12", data=data)
+    if choice == "play_on":
+        _law_23_after_removal(r, r.side)
 
 
 def _not_crowned(r: Ruling) -> None:
@@ -276,10 +298,7 @@ def _huff(r: Ruling) -> None:
     r.state["progress"] = {"ply": r.game.ply, "fen": r.game.fen}
     r.log(Kind.HUFF, law="16", data={"square": square, "removed": square, "choice": choice,
                                      "progress": r.state["progress"]})
-    if Position.from_fen(r.game.fen).is_game_over(engine_rules(r.game)):
-        loser = r.side
-        finish(r.game, result=win_for(opponent(loser)), termination=Termination.NO_LEGAL_MOVE, actor=None,
-               side=loser, law="23", note=f"{loser.capitalize()} has no legal move and loses (Law 23).")
+    _law_23_after_removal(r, choice["offender"])
 
 
 def _compel(r: Ruling) -> None:
@@ -340,6 +359,7 @@ def _repetition_claim(r: Ruling) -> None:
     if not threshold:
         raise InvalidRuling("Repetition is not a rule of this game (no threshold).")
     text = str(_require(r.payload, "move", "repetition_claim"))
+    _ensure_play_may_go_on(r.state)
     position = r.position()
     if position.side_to_move.value != r.side:
         raise InvalidRuling(f"The claim goes with the claimant's move: it is not {r.side}'s turn.")
@@ -367,6 +387,25 @@ def _repetition_claim(r: Ruling) -> None:
     r.log(Kind.REPETITION_CLAIM, data={"move": move.pdn(), "occurrence": occurrence, "threshold": threshold})
     finish(r.game, result=Game.Result.DRAW, termination=Termination.DRAW_REPETITION, actor=r.actor, side=r.side,
            note=f"The position occurred for the {_ordinal(occurrence)} time: drawn by repetition.")
+
+
+def _ensure_play_may_go_on(state: dict[str, Any]) -> None:
+    """Refuses what a move would be refused for: an awaited 40-move ruling, an open Law 12 choice.
+
+    The same errors and reasons as ``games.services.game_move_record`` (a claim goes with a move).
+    """
+    if state["forty"]["awaiting_ruling"]:
+        raise RulingRequired(
+            f"The stronger side has made {state['forty']['count']} moves since the 40-move notice: "
+            "the referee must rule advantage shown or draw (Law 22) before play goes on.",
+            details={"kind": "forty_move_ruling"},
+        )
+    for choice in state["open_choices"]:
+        if choice["kind"] == "own_piece_removed":
+            raise ChoiceRequired(
+                f"{choice['chooser'].capitalize()} must choose first: play on or have the piece on "
+                f"{choice['square']} put back (Law 12).", details={"choice": choice},
+            )
 
 
 def _settle_huff_by_moving(r: Ruling) -> None:
@@ -422,23 +461,93 @@ def _entry_of(game: Game, seq: Any, name: str) -> LogEntry:
     return entry
 
 
+def _live_ending(game: Game) -> LogEntry | None:
+    """Returns the ``game_end`` entry in force: the last one not superseded (None if there is none)."""
+    return (LogEntry.objects.filter(game=game, kind=Kind.GAME_END, superseded_by__isnull=True)
+            .order_by("-seq").first())
+
+
+def _ending_after(game: Game, entry: LogEntry) -> int | None:
+    """Returns the id of the ``game_end`` entry that ``entry`` led to: itself, or the first one after it."""
+    if entry.kind == Kind.GAME_END:
+        return entry.pk
+    return (LogEntry.objects.filter(game=game, kind=Kind.GAME_END, seq__gt=entry.seq).order_by("seq")
+            .values_list("pk", flat=True).first())
+
+
+def _bound_seqs(game: Game, entry: LogEntry) -> set[int]:
+    """Returns the seqs an appeal on ``entry`` concerns: the entry and the ruling or game end bound to it.
+
+    ``finish`` writes the ``game_end`` entry right after the ruling that ends the game, so an
+    appeal on the one is an appeal on the other.
+    """
+    seqs = {entry.seq}
+    if entry.kind == Kind.GAME_END:
+        seqs.add(entry.seq - 1)
+    elif LogEntry.objects.filter(game=game, seq=entry.seq + 1, kind=Kind.GAME_END).exists():
+        seqs.add(entry.seq + 1)
+    return seqs
+
+
+def _is_appeal_decision(entry: LogEntry) -> bool:
+    return entry.kind == Kind.APPEAL_DECISION or (
+        entry.kind == Kind.GAME_END and entry.data.get("termination") == Termination.APPEAL_DECISION)
+
+
 def _appeal(r: Ruling) -> None:
-    """Law 28: a written statement against a ruling goes to a named arbiter."""
+    """Law 28: a written statement against a ruling goes to a named, disinterested arbiter.
+
+    One appeal per ruling: another is refused while the first is open, and once it is decided
+    (the decision is final). The arbiter is a referee or director, and neither the appellant,
+    a player of the game, nor the one who made the ruling appealed.
+    """
     target = _entry_of(r.game, _require(r.payload, "entry", "appeal"), "entry")
     statement = str(_require(r.payload, "statement", "appeal"))
     arbiter_name = str(_require(r.payload, "arbiter", "appeal"))
-    arbiter = get_user_model().objects.filter(username=arbiter_name).first()
+    if _is_appeal_decision(target):
+        raise AppealDecided(f"Entry #{target.seq} is an appeal decision: it is final (Law 28).",
+                            details={"entry": target.seq})
+    if target.kind == Kind.APPEAL:
+        raise InvalidRuling(f"Entry #{target.seq} is an appeal: appeal the ruling (entry #{target.data.get('entry')}).")
+    bound = _bound_seqs(r.game, target)
+    previous = next((a for a in r.state["appeals"] if a["entry"] in bound and a["status"] != "withdrawn"), None)
+    if previous is not None and previous["status"] == "open":
+        raise InvalidRuling(
+            f"Entry #{target.seq} is already under appeal (entry #{previous['seq']}, to {previous['arbiter']}): "
+            "the arbiter decides it.", code="appeal_open", status_code=409, details={"appeal": previous["seq"]})
+    if previous is not None:
+        raise AppealDecided(
+            f"Entry #{target.seq} was appealed (entry #{previous['seq']}) and the arbiter decided: "
+            f"{previous['status']}. The decision is final (Law 28).",
+            details={"appeal": previous["seq"], "decision": previous["status"]})
+    arbiter = get_user_model().objects.filter(username=arbiter_name, is_active=True).first()
     if arbiter is None or not ({Role.REFEREE, Role.DIRECTOR} & user_roles(arbiter)):
         raise InvalidRuling(f"{arbiter_name} is not a referee or director who can arbitrate.",
                             code="validation_error", status_code=400,
                             details={"fields": {"arbiter": ["Not a referee or director."]}})
+    if r.actor is not None and arbiter.pk == r.actor.pk:
+        interest = f"{arbiter_name} files the appeal and cannot decide it"
+    elif arbiter.pk in (r.game.black.user_id, r.game.white.user_id):
+        interest = f"{arbiter_name} plays in this game"
+    elif arbiter.pk == target.actor_id:
+        interest = f"{arbiter_name} recorded entry #{target.seq}, the one appealed"
+    else:
+        interest = ""
+    if interest:
+        raise InvalidRuling(f"The arbiter must be disinterested (Law 28): {interest}.", code="validation_error",
+                            status_code=400, details={"fields": {"arbiter": [f"Not disinterested: {interest}."]}})
     entry = r.log(Kind.APPEAL, law="28", data={"entry": target.seq, "statement": statement, "arbiter": arbiter_name})
     r.state["appeals"].append({"seq": entry.seq, "entry": target.seq, "arbiter": arbiter_name, "side": r.side,
                                "status": "open"})
 
 
 def _appeal_decision(r: Ruling) -> None:
-    """Law 28: the named arbiter decides; final; an overturned ruling is undone."""
+    """Law 28: the named arbiter decides; final.
+
+    ``upheld``: the ruling and the result stand. ``overturned``: the ruling is undone as a
+    correction would undo it; with ``result`` the game ends with it (termination
+    ``appeal_decision``), its ``game_end`` superseding the one in force.
+    """
     seq = _int(r.payload, "appeal", "appeal_decision")
     appeal = next((a for a in r.state["appeals"] if a["seq"] == seq), None)
     if appeal is None:
@@ -456,21 +565,46 @@ def _appeal_decision(r: Ruling) -> None:
     if result is not None and result not in Game.Result.values:
         raise InvalidRuling("result is 1-0, 0-1 or 1/2-1/2.", code="validation_error", status_code=400,
                             details={"fields": {"result": ["1-0, 0-1 or 1/2-1/2."]}})
+    if decision == "upheld" and result is not None and result != r.game.result:
+        raise InvalidRuling("An upheld ruling stands, and so does the result: give a result only when overturning.",
+                            code="validation_error", status_code=400,
+                            details={"fields": {"result": ["Only with decision overturned."]}})
     appeal["status"] = decision
-    data = {"appeal": seq, "entry": appeal["entry"], "decision": decision, "result": result, "reason": reason}
+    data = {"appeal": seq, "entry": appeal["entry"], "decision": decision,
+            "result": result if decision == "overturned" else None, "reason": reason}
     if decision == "upheld":
         r.log(Kind.APPEAL_DECISION, law="28", data=data, side=r.side or "", note=r.note or reason)
-    else:
-        target = LogEntry.objects.get(game=r.game, seq=appeal["entry"])
-        _undo(r, target, kind=Kind.APPEAL_DECISION, law="28", data=data, note=r.note or reason)
+        return
+    previous = _live_ending(r.game) if r.game.status == Game.Status.FINISHED else None
+    target = LogEntry.objects.get(game=r.game, seq=appeal["entry"])
+    _undo(r, target, kind=Kind.APPEAL_DECISION, law="28", data=data, note=r.note or reason,
+          final_result=result is not None)
     if result is not None:
-        finish(r.game, result=result, termination=Termination.APPEAL_DECISION, actor=r.actor, law="28", note=reason)
+        if previous is not None and LogEntry.objects.filter(supersedes=previous).exists():
+            previous = None  # the decision itself superseded it (the game_end was appealed)
+        finish(r.game, result=result, termination=Termination.APPEAL_DECISION, actor=r.actor, law="28", note=reason,
+               supersedes=previous)
 
 
 def _correction(r: Ruling) -> None:
-    """Supersedes an entry with a reason; the entry's effect is undone."""
+    """Supersedes an entry with a reason; the entry's effect is undone.
+
+    An appeal decision, and an entry whose appeal was decided, cannot be corrected: the
+    decision is final (Law 28).
+    """
     target = _entry_of(r.game, _require(r.payload, "entry", "correction"), "entry")
     reason = str(_require(r.payload, "reason", "correction"))
+    if _is_appeal_decision(target):
+        raise AppealDecided(f"Entry #{target.seq} is an appeal decision: it is final (Law 28).",
+                            details={"entry": target.seq})
+    bound = _bound_seqs(r.game, target)
+    decided = next((a for a in r.state["appeals"] if a["status"] in ("upheld", "overturned") and (
+        a["entry"] in bound or a["seq"] == target.seq)), None)
+    if decided is not None:
+        raise AppealDecided(
+            f"Entry #{target.seq} was appealed (entry #{decided['seq']}) and the arbiter decided: "
+            f"{decided['status']}. The decision is final (Law 28); it cannot be corrected.",
+            details={"appeal": decided["seq"], "decision": decided["status"]})
     _undo(r, target, kind=Kind.CORRECTION, law="", data={"entry": target.seq, "reason": reason},
           note=r.note or reason)
 
@@ -487,22 +621,105 @@ GAME_ENDING = {
 NOT_CORRECTABLE = {Kind.GAME_CREATED, Kind.SYSTEM, Kind.CORRECTION, Kind.APPEAL_DECISION, Kind.SPECTATOR}
 
 
-def _undo(r: Ruling, target: LogEntry, *, kind: str, law: str, data: dict[str, Any], note: str) -> LogEntry:
-    """Writes an entry superseding ``target`` and undoes what ``target`` did (see docs/referee.md)."""
+def _system_ending(game: Game, termination: str | None) -> str | None:
+    """Tells why an ending follows from the position or the clock, not from a ruling (None if it does not).
+
+    No correction undoes such an ending: no legal move (Law 23), the 50-move rule, the automatic
+    40-move count, a loss by delay (Laws 24-25).
+    """
+    if termination == Termination.NO_LEGAL_MOVE:
+        return "the side to move had no legal move or no piece left (Law 23)"
+    if termination == Termination.DRAW_FIFTY_MOVE:
+        return "the 50-move rule held"
+    if termination == Termination.DRAW_FORTY_MOVE and game.progress_rule == ProgressRule.FORTY_MOVE_AUTOMATIC:
+        return "the automatic 40-move count was reached"
+    if termination == Termination.LOSS_BY_DELAY:
+        return "the clock adjudicated the loss by delay (Laws 24-25)"
+    return None
+
+
+def _undo(r: Ruling, target: LogEntry, *, kind: str, law: str, data: dict[str, Any], note: str,
+          final_result: bool = False) -> LogEntry:
+    """Writes an entry superseding ``target`` and undoes what ``target`` did (see docs/referee.md).
+
+    An ending the system declared from the position or the clock is not undone by correcting
+    its ``game_end`` entry; correcting the move it followed from resumes the game (not after a
+    loss by delay, nor after an ending by a ruling: correct that first). When the game resumes,
+    the ``game_end`` entry in force is superseded (by this entry when it is the target, else by
+    a ``system`` entry), so the log always says how the game stands. ``final_result`` (an
+    arbiter's decision with a result) may overturn any ending and leaves the superseding of the
+    old ending to the new one.
+    """
     game, state = r.game, r.state
     if LogEntry.objects.filter(supersedes=target).exists():
         raise AlreadySuperseded(f"Entry #{target.seq} has already been superseded.")
     if target.kind in NOT_CORRECTABLE:
         raise InvalidRuling(f"Entry #{target.seq} ({target.kind}) cannot be corrected.")
+    ending = _live_ending(game) if game.status == Game.Status.FINISHED else None
+    if target.kind == Kind.GAME_END and not final_result:
+        why = _system_ending(game, target.data.get("termination"))
+        if why:
+            then = ("the clock's adjudication stands" if target.data.get("termination") == Termination.LOSS_BY_DELAY
+                    else "correct the move it followed from instead")
+            raise InvalidRuling(f"Entry #{target.seq} is the system's, not a ruling: {why}. It cannot be corrected; "
+                                f"{then}.", details={"entry": target.seq, "termination": target.data.get("termination")})
     side = r.side or target.side
+    resumed = False
     if target.kind == Kind.MOVE:
         move = Move.objects.filter(log_entry=target).first()
         if move is None or move.superseded_by_id is not None:
             raise AlreadySuperseded(f"The move of entry #{target.seq} is no longer on the line of play.")
         if game.status == Game.Status.FINISHED:
+            by_position = _system_ending(game, game.termination) and game.termination != Termination.LOSS_BY_DELAY
+            if not (by_position or final_result):
+                raise InvalidRuling(
+                    f"The game ended by {game.termination}"
+                    + (f" (entry #{ending.seq})" if ending is not None else "")
+                    + ", which no move correction undoes"
+                    + {Termination.LOSS_BY_DELAY: ": the clock's adjudication stands.",
+                       Termination.APPEAL_DECISION: ": the arbiter's decision is final (Law 28)."}.get(
+                        game.termination, ": correct that ruling first."),
+                    details={"termination": game.termination})
             resume(game)
-        return apply_put_back(game, state, to_ply=move.ply - 1, kind=kind, side=side, law=law, note=note,
-                              data={**data, "move": move.pdn}, actor=r.actor, supersedes=target)
+            resumed = True
+        entry = apply_put_back(game, state, to_ply=move.ply - 1, kind=kind, side=side, law=law, note=note,
+                               data={**data, "move": move.pdn}, actor=r.actor, supersedes=target)
+    else:
+        entry = _undo_ruling(r, target, kind=kind, law=law, data=data, note=note, side=side)
+        if ending is not None and _ending_undone(game, state, target, ending):
+            resume(game)
+            resumed = True
+    if resumed and ending is not None and ending.pk != target.pk and not final_result:
+        r.log(Kind.SYSTEM, side="", note=f"The game resumes: entry #{entry.seq} undid what ended it "
+              f"(entry #{ending.seq}, {ending.data.get('termination')}).",
+              data={"resumed": True, "ending": ending.seq, "by": entry.seq}, supersedes=ending)
+    return entry
+
+
+def _ending_undone(game: Game, state: dict[str, Any], target: LogEntry, ending: LogEntry) -> bool:
+    """Tells whether undoing ``target`` takes away the game's ending in force (``ending``).
+
+    A forfeit for offences goes when fewer than two remain counted; an ending a ruling wrote
+    itself goes with the ruling, if it is still the one in force.
+    """
+    if target.kind in OFFENCES:
+        return (ending.seq > target.seq and game.termination == OFFENCES[target.kind][2]
+                and state["offences"][target.kind][target.side] < 2)
+    if _ending_after(game, target) != ending.pk:
+        return False
+    if target.kind in GAME_ENDING or target.kind == Kind.GAME_END:
+        return True
+    if target.kind == Kind.FORTY_MOVE_RULING:
+        return game.termination == Termination.DRAW_FORTY_MOVE
+    if target.kind in (Kind.HUFF, Kind.OWN_PIECE_REMOVED):
+        return game.termination == Termination.NO_LEGAL_MOVE
+    return False
+
+
+def _undo_ruling(r: Ruling, target: LogEntry, *, kind: str, law: str, data: dict[str, Any], note: str,
+                 side: str) -> LogEntry:
+    """Writes the entry superseding a ruling (not a move) and brings the cache back to before it."""
+    game, state = r.game, r.state
     if target.kind in (Kind.NOT_CROWNED, Kind.COMPEL):
         raise InvalidRuling(f"Entry #{target.seq} put play back; record the moves again instead of correcting it.")
     if target.kind in (Kind.HUFF, Kind.OWN_PIECE_REMOVED, Kind.LET_STAND) and game.ply != target.ply:
@@ -517,24 +734,12 @@ def _undo(r: Ruling, target: LogEntry, *, kind: str, law: str, data: dict[str, A
         state["progress"] = previous.data["progress"] if previous else {"ply": 0, "fen": game.initial_fen}
     entry = r.log(kind, law=law, data=data, side=side, supersedes=target, note=note)
     if target.kind in OFFENCES:
-        offence_law, _first, termination = OFFENCES[target.kind]
         count = LogEntry.objects.filter(game=game, kind=target.kind, side=target.side,
                                         superseded_by__isnull=True).count()
         state["offences"][target.kind][target.side] = count
-        if game.status == Game.Status.FINISHED and game.termination == termination and count < 2:
-            resume(game)
-    elif target.kind in GAME_ENDING or target.kind == Kind.GAME_END:
-        if game.status == Game.Status.FINISHED:
-            if target.kind == Kind.GAME_END and game.termination in (
-                Termination.NO_LEGAL_MOVE, Termination.DRAW_FIFTY_MOVE
-            ):
-                raise InvalidRuling("The system ended this game by the position; correct the move instead.")
-            resume(game)
     elif target.kind == Kind.FORTY_MOVE_RULING:
         before = target.data.get("forty_before") or {}
         state["forty"] = {**state["forty"], **before}
-        if game.status == Game.Status.FINISHED and game.termination == Termination.DRAW_FORTY_MOVE:
-            resume(game)
     elif target.kind == Kind.FORTY_MOVE_NOTICE:
         if state["forty"].get("notice_seq") == target.seq:
             state["forty"] = {"active": False, "start_ply": None, "stronger_side": None, "count": 0,
@@ -547,8 +752,6 @@ def _undo(r: Ruling, target: LogEntry, *, kind: str, law: str, data: dict[str, A
             state["open_choices"].append(target.data["choice"])
         if target.kind == Kind.OWN_PIECE_REMOVED:
             state["open_choices"] = [c for c in state["open_choices"] if c["kind"] != "own_piece_removed"]
-        if game.status == Game.Status.FINISHED and game.termination == Termination.NO_LEGAL_MOVE:
-            resume(game)
     elif target.kind == Kind.APPEAL:
         for appeal in state["appeals"]:
             if appeal["seq"] == target.seq and appeal["status"] == "open":

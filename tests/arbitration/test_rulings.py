@@ -232,3 +232,54 @@ def test_rulings_that_do_not_apply_are_refused_with_the_reason(desk, new_game):
     status, body = desk.rule(game.pk, "touch_offence")
     assert (status, body["error"]["code"]) == (400, "validation_error")
     assert Game.objects.get(pk=game.pk).log_seq == 1
+
+
+def test_a_repetition_claim_is_refused_while_the_forty_move_ruling_is_awaited(desk, new_game):
+    import itertools
+
+    game = new_game(start_fen=KINGS_SHUFFLE, progress_rule="forty-move-notice", repetition_threshold=3)
+    desk.rule(game.pk, "forty_move_notice", "black")
+    body = desk.play(game.pk, *itertools.islice(itertools.cycle(SHUFFLE), 79))  # White's 40th move
+    assert body["forty_move"]["awaiting_ruling"] and body["side_to_move"] == "black"
+    status, body = desk.rule(game.pk, "repetition_claim", "black", move="28-32")
+    assert (status, body["error"]["code"]) == (409, "ruling_required")
+    assert desk.state(game.pk)["ply"] == 79
+    desk.rule(game.pk, "forty_move_ruling", outcome="advantage_shown")
+    status, body = desk.rule(game.pk, "repetition_claim", "black", move="28-32")
+    assert (status, body.get("termination")) == (201, "draw_repetition"), body
+
+
+def test_a_repetition_claim_is_refused_while_a_law_12_choice_is_open(desk, new_game):
+    game = new_game()
+    desk.play(game.pk, "11-15", "22-18", "15x22")
+    desk.rule(game.pk, "own_piece_removed", "black", square=10)
+    status, body = desk.rule(game.pk, "repetition_claim", "white", move="25x18")
+    assert (status, body["error"]["code"]) == (409, "choice_required")
+    assert LogEntry.objects.filter(game=game, kind="repetition_claim").count() == 0
+
+
+def test_a_huff_of_the_offenders_last_piece_loses_him_the_game(desk, new_game):
+    game = new_game(rule_set="standard-huff", start_fen="B:W18:B14")
+    status, body = desk.move(game.pk, "14-17")  # 14x23 was there
+    assert status == 201 and body["open_choices"][0]["pieces"] == [17]
+    status, body = desk.rule(game.pk, "huff", "white", square=17)
+    assert status == 201
+    assert (body["status"], body["result"], body["termination"]) == ("finished", "0-1", "no_legal_move")
+    end = LogEntry.objects.filter(game=game).last()
+    assert (end.kind, end.side, end.law) == ("game_end", "black", "23")
+
+
+def test_own_piece_removed_play_on_taking_the_capturers_last_piece_loses_him_the_game(desk, new_game):
+    game = new_game(start_fen="B:W18,32:B14")
+    desk.play(game.pk, "14x23")
+    status, body = desk.rule(game.pk, "own_piece_removed", "black", square=23, choice="play_on")
+    assert status == 201
+    assert (body["status"], body["result"], body["termination"]) == ("finished", "0-1", "no_legal_move")
+    assert LogEntry.objects.filter(game=game).last().side == "black"
+
+
+def test_own_piece_removed_play_on_leaves_the_game_going_while_both_sides_can_move(desk, new_game):
+    game = new_game()
+    desk.play(game.pk, "11-15", "22-18", "15x22")
+    status, body = desk.rule(game.pk, "own_piece_removed", "black", square=10, choice="play_on")
+    assert status == 201 and body["status"] == "in_progress" and body["side_to_move"] == "white"
