@@ -26,14 +26,40 @@ def _ruling_text(kind: str, side: str, law: str, note: str, data: dict) -> str:
     return f"{text}: {detail}" if detail else text
 
 
-def game_pdn(game: Game) -> str:
-    """Returns the game in PDN; each ruling is a comment after the ply it followed. Two queries."""
-    moves = list(Move.objects.filter(game=game, superseded_by__isnull=True).order_by("ply").values_list("ply", "pdn"))
-    entries = LogEntry.objects.filter(game=game).exclude(kind__in=_SILENT).order_by("seq").values_list(
-        "ply", "kind", "side", "law", "note", "data")
+def _comments_on_the_line(entries: list[tuple]) -> dict[int, list[str]]:
+    """Places each ruling after a move of the current line; returns the texts by ply (0: before the moves).
+
+    An entry follows the move of its ply on the line it was made on. That move is still on the
+    current line unless play was later put back (Law 15, a compelled capture, a corrected move:
+    an entry with ``to_ply``) to an earlier ply; then the entry's line is gone from that ply
+    on, and it is shown after the move play was put back to, marked as such. So a ruling made
+    on a line since superseded never attaches to a later move of the same ply.
+    """
+    placed: list[tuple[int, str]] = []
+    put_back_to: int | None = None  # the lowest ply play was put back to after the entry
+    for ply, kind, side, law, note, data in reversed(entries):
+        text = _ruling_text(kind, side, law, note, data)
+        at = ply if put_back_to is None else min(ply, put_back_to)
+        if at < ply:
+            text = f"{text} (at ply {ply}, on a line since put back)"
+        placed.append((at, text))
+        if isinstance(data, dict) and isinstance(data.get("to_ply"), int):
+            put_back_to = data["to_ply"] if put_back_to is None else min(put_back_to, data["to_ply"])
     comments: dict[int, list[str]] = {}
-    for ply, kind, side, law, note, data in entries:
-        comments.setdefault(ply, []).append(_ruling_text(kind, side, law, note, data))
+    for at, text in reversed(placed):
+        comments.setdefault(at, []).append(text)
+    return comments
+
+
+def game_pdn(game: Game) -> str:
+    """Returns the game in PDN; each ruling is a comment after the move it followed on the current line.
+
+    Two queries.
+    """
+    moves = list(Move.objects.filter(game=game, superseded_by__isnull=True).order_by("ply").values_list("ply", "pdn"))
+    entries = list(LogEntry.objects.filter(game=game).exclude(kind__in=_SILENT).order_by("seq").values_list(
+        "ply", "kind", "side", "law", "note", "data"))
+    comments = _comments_on_the_line(entries)
     tags = {
         "Event": game.round.tournament.name if game.round_id and game.round else "?",
         "Site": "?",
@@ -59,7 +85,7 @@ def game_pdn(game: Game) -> str:
     by_ply = {ply: index for index, (ply, _text) in enumerate(moves)}
     for ply, texts in sorted(comments.items()):
         index = by_ply.get(ply)
-        if index is None:  # a ruling on a line since superseded: after the last move
+        if index is None:  # not on the line (a log written before put-backs carried to_ply): at the end
             index = len(moves) - 1
         if index < 0:
             pdn.pre_comment = "; ".join(filter(None, [pdn.pre_comment, *texts]))
