@@ -129,7 +129,8 @@ class GameCreateSerializer(serializers.Serializer):
 
 class MoveRequestSerializer(serializers.Serializer):
     move = serializers.CharField(max_length=80)
-    ply = serializers.IntegerField(required=False, min_value=1, help_text="The ply the move must be (current + 1).")
+    ply = serializers.IntegerField(required=False, min_value=0, help_text="The ply the move must be (current + 1); "
+                                   "another (0 included) is refused with ply_conflict.")
     note = serializers.CharField(required=False, allow_blank=True, default="")
 
 
@@ -137,7 +138,8 @@ class RulingRequestSerializer(serializers.Serializer):
     """A ruling: its kind, the side it concerns, and the payload of that kind (see docs/api.md)."""
 
     kind = serializers.ChoiceField(choices=[str(k) for k in RULING_KINDS])
-    side = serializers.ChoiceField(choices=["black", "white"], required=False, allow_blank=True)
+    side = serializers.ChoiceField(choices=["black", "white"], required=False, allow_blank=True, allow_null=True,
+                                   help_text="black or white; empty or null: no side")
     note = serializers.CharField(required=False, allow_blank=True, default="")
     move = serializers.CharField(required=False, help_text="false_move, repetition_claim")
     square = serializers.IntegerField(required=False, help_text="touched_piece_not_played, over_the_angle, "
