@@ -33,6 +33,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from _scratch import scratch_django  # noqa: E402
+
 DEFAULT_PDN = ROOT / ".." / "shared" / "data" / "pdn" / "OCA_2.0.pdn"
 BENCH_DB = "draughts_bench"
 
@@ -42,14 +46,6 @@ def free_port() -> int:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
 
-
-def recreate_database(admin_url: str, name: str) -> None:
-    """Drops and creates the scratch database."""
-    import psycopg
-
-    with psycopg.connect(admin_url, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
 
 
 def real_games(path: Path, count: int, min_plies: int) -> list[list[str]]:
@@ -98,23 +94,7 @@ def main() -> int:
     parser.add_argument("--admin-url", default="postgresql://postgres@127.0.0.1:5432/postgres")
     args = parser.parse_args()
 
-    recreate_database(args.admin_url, BENCH_DB)
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{BENCH_DB}",
-        "CELERY_BROKER_URL": "redis://127.0.0.1:6379/14",
-        "DJANGO_SECRET_KEY": "benchmark-only-not-a-secret",
-        "DJANGO_DEBUG": "0",
-        "LOG_LEVEL": "WARNING",
-        "ALLOWED_HOSTS": "127.0.0.1,localhost,testserver",
-    }
-    os.environ.update(env)
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
-
-    import django
-
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    django.setup()
+    env = scratch_django(BENCH_DB, admin_url=args.admin_url)
     from accounts.roles import Role
     from accounts.services import token_issue, user_create_with_role
     from tournaments.models import Player

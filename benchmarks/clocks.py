@@ -23,23 +23,18 @@ import argparse
 import os
 import platform
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from _scratch import scratch_django  # noqa: E402
+
 BENCH_DB = "draughts_bench_clocks"
 
-
-def recreate_database(admin_url: str, name: str) -> None:
-    """Drops and creates the scratch database."""
-    import psycopg
-
-    with psycopg.connect(admin_url, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -57,23 +52,7 @@ def main() -> None:
     parser.add_argument("--broker", default="redis://127.0.0.1:6379/14")
     args = parser.parse_args()
 
-    recreate_database(args.admin_url, BENCH_DB)
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{BENCH_DB}",
-        "CELERY_BROKER_URL": args.broker,
-        "DJANGO_SECRET_KEY": "benchmark-only-not-a-secret",
-        "DJANGO_DEBUG": "0",
-        "LOG_LEVEL": "WARNING",
-        "CLOCK_SWEEPER_ENABLED": "true",
-    }
-    os.environ.update(env)
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
-
-    import django
-
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    django.setup()
+    env = scratch_django(BENCH_DB, admin_url=args.admin_url, broker=args.broker, CLOCK_SWEEPER_ENABLED="true")
 
     from accounts.services import user_create_with_role
     from arbitration.models import LogEntry
