@@ -18,12 +18,10 @@ from arbitration.clocks import CLOCK_RULINGS, clock_enforce, clock_of, db_now
 from arbitration.errors import (
     AlreadySuperseded,
     AppealDecided,
-    ChoiceRequired,
     GameOver,
     InvalidRuling,
     NotAllowed,
     RepetitionNotEstablished,
-    RulingRequired,
 )
 from arbitration.log import log_append
 from arbitration.models import LogEntry
@@ -37,6 +35,7 @@ from games.services import (
     check_constraints,
     engine_rules,
     ensure_in_progress,
+    ensure_play_may_go_on,
     finish,
     game_lock,
     is_staff_of,
@@ -359,7 +358,7 @@ def _repetition_claim(r: Ruling) -> None:
     if not threshold:
         raise InvalidRuling("Repetition is not a rule of this game (no threshold).")
     text = str(_require(r.payload, "move", "repetition_claim"))
-    _ensure_play_may_go_on(r.state)
+    ensure_play_may_go_on(r.state)
     position = r.position()
     if position.side_to_move.value != r.side:
         raise InvalidRuling(f"The claim goes with the claimant's move: it is not {r.side}'s turn.")
@@ -387,25 +386,6 @@ def _repetition_claim(r: Ruling) -> None:
     r.log(Kind.REPETITION_CLAIM, data={"move": move.pdn(), "occurrence": occurrence, "threshold": threshold})
     finish(r.game, result=Game.Result.DRAW, termination=Termination.DRAW_REPETITION, actor=r.actor, side=r.side,
            note=f"The position occurred for the {_ordinal(occurrence)} time: drawn by repetition.")
-
-
-def _ensure_play_may_go_on(state: dict[str, Any]) -> None:
-    """Refuses what a move would be refused for: an awaited 40-move ruling, an open Law 12 choice.
-
-    The same errors and reasons as ``games.services.game_move_record`` (a claim goes with a move).
-    """
-    if state["forty"]["awaiting_ruling"]:
-        raise RulingRequired(
-            f"The stronger side has made {state['forty']['count']} moves since the 40-move notice: "
-            "the referee must rule advantage shown or draw (Law 22) before play goes on.",
-            details={"kind": "forty_move_ruling"},
-        )
-    for choice in state["open_choices"]:
-        if choice["kind"] == "own_piece_removed":
-            raise ChoiceRequired(
-                f"{choice['chooser'].capitalize()} must choose first: play on or have the piece on "
-                f"{choice['square']} put back (Law 12).", details={"choice": choice},
-            )
 
 
 def _settle_huff_by_moving(r: Ruling) -> None:

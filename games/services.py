@@ -410,6 +410,22 @@ class MoveOutcome:
     refused: Exception | None = None
 
 
+def ensure_play_may_go_on(state: dict[str, Any]) -> None:
+    """Refuses a move (or a claim that goes with one) while a 40-move ruling is due or a Law 12 choice is open."""
+    if state["forty"]["awaiting_ruling"]:
+        raise RulingRequired(
+            f"The stronger side has made {state['forty']['count']} moves since the 40-move notice: "
+            "the referee must rule advantage shown or draw (Law 22) before play goes on.",
+            details={"kind": "forty_move_ruling"},
+        )
+    for choice in state["open_choices"]:
+        if choice["kind"] == "own_piece_removed":
+            raise ChoiceRequired(
+                f"{choice['chooser'].capitalize()} must choose first: play on or have the piece on "
+                f"{choice['square']} put back (Law 12).", details={"choice": choice},
+            )
+
+
 def game_move_record(*, acting_user: Any, game_id: int, move: str, ply: int | None = None,
                      note: str = "") -> MoveOutcome:
     """Records a move after checking it against the clock, the rule set, the position and the rulings.
@@ -439,12 +455,6 @@ def _game_move_record(*, acting_user: Any, game_id: int, move: str, ply: int | N
             details={"expected": game.ply + 1, "current": game.ply, "given": ply},
         )
     state = arbitration_state(game)
-    if state["forty"]["awaiting_ruling"]:
-        raise RulingRequired(
-            f"The stronger side has made {state['forty']['count']} moves since the 40-move notice: "
-            "the referee must rule advantage shown or draw (Law 22) before play goes on.",
-            details={"kind": "forty_move_ruling"},
-        )
     now = db_now() if clock_of(game) is not None else timezone.now()
     if clock_check_before_move(game, now):
         # The loss by delay was due before the move arrived: it is written (commit), the move refused.
@@ -452,14 +462,9 @@ def _game_move_record(*, acting_user: Any, game_id: int, move: str, ply: int | N
             ensure_in_progress(game)
         except GameOver as refused:
             return MoveOutcome(game=game, move=None, refused=refused)
+    ensure_play_may_go_on(state)
     position = Position.from_fen(game.fen)
     side = position.side_to_move.value
-    for choice in state["open_choices"]:
-        if choice["kind"] == "own_piece_removed":
-            raise ChoiceRequired(
-                f"{choice['chooser'].capitalize()} must choose first: play on or have the piece on "
-                f"{choice['square']} put back (Law 12).", details={"choice": choice},
-            )
     rules = engine_rules(game)
     parsed = parse_move_or_refuse(position, move, rules)
     check_constraints(state, side, parsed, position, rules)
