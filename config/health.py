@@ -43,7 +43,9 @@ def worker_count(timeout: float = 0.5) -> int:
     from config.celery import app
 
     try:
-        replies = app.control.ping(timeout=timeout) or []
+        # A fresh connection: a pooled one is dead after the broker restarted.
+        with app.connection_for_write() as conn:
+            replies = app.control.ping(timeout=timeout, connection=conn) or []
     except Exception:  # noqa: BLE001 - no broker, no workers
         return 0
     return len(replies)

@@ -214,7 +214,7 @@ def test_a_move_racing_the_loss_gets_one_consistent_outcome(staff):
         answer: dict[str, object] = {}
         threads = [
             threading.Thread(target=_sweep_for, args=(barrier, due_in + 0.3)),
-            threading.Thread(target=_move_after, args=(barrier, max(0.0, due_in + rng.uniform(-0.03, 0.03)), staff[1],
+            threading.Thread(target=_move_after, args=(barrier, max(0.0, due_in + rng.uniform(-0.15, 0.1)), staff[1],
                                                        game.pk, answer)),
         ]
         for thread in threads:

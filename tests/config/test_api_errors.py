@@ -72,5 +72,5 @@ def test_a_director_registers_a_player(client_as, director, api_client):
     assert listed["count"] == 1
     assert listed["results"][0] == {
         "id": player_id, "name": "Agnes Calder", "club": "Edinburgh DC",
-        "federation": "", "federation_id": "", "rating": None,
+        "federation": "", "federation_id": "", "rating": None, "rating_deviation": None,
     }
