@@ -197,6 +197,7 @@ def test_a_move_racing_the_loss_gets_one_consistent_outcome(staff):
 
     from arbitration.clocks import clock_sweep, db_now
     from arbitration.models import GameClock
+    from arbitration.services import ruling_issue
     from games.models import Game
     from tests.support.clocks import age
 
@@ -208,7 +209,8 @@ def test_a_move_racing_the_loss_gets_one_consistent_outcome(staff):
         game = new_clocked_game(staff, {"control": "per-move", "move_seconds": 1, "grace_seconds": 0.5})
         start_clock(staff, game.pk)
         age(game.pk, 1.3)
-        assert clock_sweep() == 1  # time called; the loss falls due about 200 ms from now
+        clock_sweep()
+        assert len(entries(game.pk, "time_call")) == 1  # time called; the loss falls due about 200 ms from now
         due_in = (GameClock.objects.get(game_id=game.pk).deadline - db_now()).total_seconds()
         barrier = threading.Barrier(2)
         answer: dict[str, object] = {}
@@ -227,6 +229,8 @@ def test_a_move_racing_the_loss_gets_one_consistent_outcome(staff):
         if answer["status"] == 201:
             assert (game.status, game.ply, len(moves), len(ends)) == ("in_progress", 1, 1, 0)
             outcomes["moved"] += 1
+            # White's clock now runs: stop it, so that it does not fall due during the next trials.
+            ruling_issue(acting_user=staff[1], game_id=game.pk, kind="clock_pause")
         else:
             assert answer == {"status": 409, "code": "game_over"}
             assert (game.termination, game.ply, len(moves), len(ends)) == ("loss_by_delay", 0, 0, 1)
