@@ -5,16 +5,8 @@ from django.contrib import admin
 from arbitration.models import LogEntry
 
 
-@admin.register(LogEntry)
-class LogEntryAdmin(admin.ModelAdmin):
-    list_display = ("game", "seq", "kind", "side", "law", "actor", "created_at", "ply")
-    list_filter = ("kind",)
-    search_fields = ("note",)
-    list_select_related = ("game", "actor")
-    ordering = ("game", "seq")
-
-    def get_readonly_fields(self, request, obj=None):  # noqa: ANN001, ANN201
-        return [field.name for field in self.model._meta.fields]
+class AppendOnlyAdmin(admin.ModelAdmin):
+    """An admin for an append-only log: rows are shown, never added, changed or deleted here."""
 
     def has_add_permission(self, request) -> bool:  # noqa: ANN001
         return False
@@ -24,3 +16,15 @@ class LogEntryAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None) -> bool:  # noqa: ANN001
         return False
+
+
+@admin.register(LogEntry)
+class LogEntryAdmin(AppendOnlyAdmin):
+    list_display = ("game", "seq", "kind", "side", "law", "actor", "created_at", "ply")
+    list_filter = ("kind",)
+    search_fields = ("note",)
+    list_select_related = ("game", "actor")
+    ordering = ("game", "seq")
+
+    def get_readonly_fields(self, request, obj=None):  # noqa: ANN001, ANN201
+        return [field.name for field in self.model._meta.fields]

@@ -23,8 +23,9 @@ from typing import Any
 
 from django.db import connection, transaction
 
+from accounts.roles import is_director
 from arbitration import timecontrol as tc
-from arbitration.errors import InvalidRuling
+from arbitration.errors import InvalidRuling, NotAllowed
 from arbitration.log import log_append
 from arbitration.models import GameClock, LogEntry
 
@@ -60,12 +61,15 @@ def control_of(clock: GameClock) -> tc.ClockControl:
     return tc.ClockControl.from_dict(clock.control)
 
 
-def _save(clock: GameClock, control: tc.ClockControl, state: tc.ClockState) -> None:
-    """Writes the state and the deadline derived from it."""
+def _save(clock: GameClock, control: tc.ClockControl, state: tc.ClockState, *, new: bool = False) -> None:
+    """Writes the state and the deadline derived from it (inserts the row when ``new``)."""
     clock.state = state.as_dict()
     deadline = tc.next_deadline(control, state)
     clock.deadline, clock.deadline_kind = deadline if deadline else (None, "")
-    clock.save(update_fields=["state", "deadline", "deadline_kind", "updated_at"])
+    if new:
+        clock.save(force_insert=True)
+    else:
+        clock.save(update_fields=["state", "deadline", "deadline_kind", "updated_at"])
 
 
 def _sole_capture(game: Any) -> bool:
@@ -85,15 +89,9 @@ def clock_create(game: Any, control: tc.ClockControl) -> GameClock | None:
         game._clock_row = None
         return None
     clock = GameClock(game=game, control=control.as_dict())
-    _save_new(clock, control, tc.initial(control))
+    _save(clock, control, tc.initial(control), new=True)
     game._clock_row = clock
     return clock
-
-
-def _save_new(clock: GameClock, control: tc.ClockControl, state: tc.ClockState) -> None:
-    clock.state = state.as_dict()
-    clock.deadline, clock.deadline_kind = None, ""
-    clock.save(force_insert=True)
 
 
 # --- what the move and ruling services call ----------------------------------------------------
@@ -277,11 +275,7 @@ def _clock_resume(r: Any) -> None:
 
 
 def _clock_adjust(r: Any) -> None:
-    from accounts.roles import is_director
-
     if not is_director(r.actor):
-        from arbitration.errors import NotAllowed
-
         raise NotAllowed("Only a tournament director may adjust a clock.")
     clock, control, state = _clock_for_ruling(r)
     fields: dict[str, list[str]] = {}

@@ -18,7 +18,6 @@ from arbitration.clocks import CLOCK_RULINGS, clock_enforce, clock_of, db_now
 from arbitration.errors import (
     AlreadySuperseded,
     AppealDecided,
-    GameOver,
     InvalidRuling,
     NotAllowed,
     RepetitionNotEstablished,
@@ -38,6 +37,7 @@ from games.services import (
     ensure_play_may_go_on,
     finish,
     game_lock,
+    game_over,
     is_staff_of,
     opponent,
     parse_move_or_refuse,
@@ -829,11 +829,8 @@ def _ruling_issue(*, acting_user: Any, game_id: int, kind: str, side: str | None
     if kind not in AFTER_THE_GAME:
         start_if_scheduled(game, acting_user)
         ensure_in_progress(game)
-        if clock_of(game) is not None and clock_enforce(game, db_now()):
-            try:
-                ensure_in_progress(game)
-            except GameOver as refused:
-                return game, refused
+        if clock_of(game) is not None and clock_enforce(game, db_now()) and game.is_finished:
+            return game, game_over(game)  # the loss by delay fell due first: it is written, the ruling refused
     state = arbitration_state(game)
     ruling = Ruling(game, state, acting_user, side, note or "", payload or {})
     RULINGS[kind](ruling)

@@ -241,8 +241,7 @@ def turn(control: ClockControl, state: ClockState, *, moved: str | None, side: s
         if moved is not None:
             remaining[moved] = control.move_seconds
         remaining[side] = control.move_limit(sole_capture)
-    status = state.status
-    return replace(state, status=status, side=side, since=now if status == RUNNING else None, remaining=remaining,
+    return replace(state, side=side, since=now if state.status == RUNNING else None, remaining=remaining,
                    moves=moves, periods=periods, time_called=False, sole_capture=sole_capture, ply=ply)
 
 
@@ -273,8 +272,11 @@ def reopen(control: ClockControl, state: ClockState, *, side: str, ply: int, sol
     """Puts stopped clocks back, paused, for ``side`` on move (a ruling that ended the game was undone)."""
     if state.status != STOPPED:
         return state
-    paused = replace(state, status=PAUSED, since=None)
-    return turn(control, paused, moved=None, side=side, ply=ply, sole_capture=sole_capture, now=datetime.min)
+    remaining = dict(state.remaining)
+    if control.control == PER_MOVE:
+        remaining[side] = control.move_limit(sole_capture)
+    return replace(state, status=PAUSED, side=side, since=None, remaining=remaining, time_called=False,
+                   sole_capture=sole_capture, ply=ply)
 
 
 def adjust(state: ClockState, *, side: str, seconds: float, now: datetime) -> ClockState:

@@ -147,13 +147,18 @@ def authorise_staff(game: Game, user: Any) -> None:
         raise NotAllowed("Only a referee assigned to this game or a director may record on it.")
 
 
+def game_over(game: Game) -> GameOver:
+    """Returns the refusal (409 ``game_over``) for a request on a finished game."""
+    return GameOver(
+        f"The game is over ({game.result}, {game.termination}).",
+        details={"result": game.result, "termination": game.termination},
+    )
+
+
 def ensure_in_progress(game: Game) -> None:
     """Refuses (409) when the game is finished or not started."""
     if game.status == Game.Status.FINISHED:
-        raise GameOver(
-            f"The game is over ({game.result}, {game.termination}).",
-            details={"result": game.result, "termination": game.termination},
-        )
+        raise game_over(game)
     if game.status == Game.Status.SCHEDULED:
         raise GameNotStarted("The game has not started.")
 
@@ -458,10 +463,7 @@ def _game_move_record(*, acting_user: Any, game_id: int, move: str, ply: int | N
     now = db_now() if clock_of(game) is not None else timezone.now()
     if clock_check_before_move(game, now):
         # The loss by delay was due before the move arrived: it is written (commit), the move refused.
-        try:
-            ensure_in_progress(game)
-        except GameOver as refused:
-            return MoveOutcome(game=game, move=None, refused=refused)
+        return MoveOutcome(game=game, move=None, refused=game_over(game))
     ensure_play_may_go_on(state)
     position = Position.from_fen(game.fen)
     side = position.side_to_move.value

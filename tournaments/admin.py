@@ -1,5 +1,6 @@
 from django.contrib import admin
 
+from arbitration.admin import AppendOnlyAdmin
 from tournaments.models import (
     Entry,
     Match,
@@ -67,20 +68,11 @@ class MatchAdmin(admin.ModelAdmin):
 
 
 @admin.register(TournamentLog)
-class TournamentLogAdmin(admin.ModelAdmin):
+class TournamentLogAdmin(AppendOnlyAdmin):
     """The log is append-only: shown, never edited or deleted here."""
 
     list_display = ("tournament", "id", "kind", "actor", "from_status", "to_status", "reason", "created_at")
     list_filter = ("kind",)
-
-    def has_add_permission(self, request) -> bool:  # noqa: ANN001
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:  # noqa: ANN001
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:  # noqa: ANN001
-        return False
 
 
 @admin.register(RatingHistory)

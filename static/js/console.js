@@ -612,7 +612,7 @@
   function renderRulings() {
     var box = $("rulings");
     if (!box.childElementCount) {
-      buildRulings(box);
+      buildRulings(box, RULINGS);
     }
     var finished = state.status === "finished";
     Array.prototype.forEach.call(box.querySelectorAll("button"), function (button) {
@@ -623,8 +623,8 @@
     });
   }
 
-  function buildRulings(box) {
-    RULINGS.forEach(function (ruling) {
+  function buildRulings(box, rulings) {
+    rulings.forEach(function (ruling) {
       if (ruling.director && !isDirector) {
         return;
       }
@@ -840,19 +840,6 @@
   var clocks = new DraughtsClocks($("clocks"));
   var poller = null; // polls the state; made at the start
 
-  function buildClockButtons() {
-    var box = $("clock-rulings");
-    CLOCK_RULINGS.forEach(function (ruling) {
-      if (ruling.director && !isDirector) {
-        return;
-      }
-      var button = el("button", { type: "button", "data-kind": ruling.kind, "data-testid": "ruling-" + ruling.kind }, buttonText(ruling));
-      button.addEventListener("click", function () {
-        openRuling(ruling.kind, {});
-      });
-      box.appendChild(button);
-    });
-  }
 
   /* Each clock button is enabled when its ruling applies to the clocks as last read. */
   function renderClockButtons(block) {
@@ -865,7 +852,7 @@
     });
   }
 
-  buildClockButtons();
+  buildRulings($("clock-rulings"), CLOCK_RULINGS);
   clocks.onUpdate(renderClockButtons);
 
   /* ---- the log ---- */
