@@ -50,6 +50,9 @@ def clock_of(game: Any) -> GameClock | None:
     (``game_lock`` does not join it).
     """
     if not hasattr(game, "_clock_row"):
+        if not game.has_clock:
+            game._clock_row = None
+            return None
         try:
             game._clock_row = game.clock
         except GameClock.DoesNotExist:
@@ -90,6 +93,7 @@ def clock_create(game: Any, control: tc.ClockControl) -> GameClock | None:
         return None
     clock = GameClock(game=game, control=control.as_dict())
     _save(clock, control, tc.initial(control), new=True)
+    game.has_clock = True  # saved with the game's other fields by the caller (game_create)
     game._clock_row = clock
     return clock
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from config import sqlrows
+
 
 class AppendOnlyError(RuntimeError):
     """Raised when code tries to change or delete an arbitration log entry."""
@@ -96,8 +98,11 @@ class LogEntry(models.Model):
         """Inserts the entry; refuses to update one that exists (the log is append-only)."""
         if self.pk is not None or not self._state.adding:
             raise AppendOnlyError("the arbitration log is append-only: add a correction entry instead")
-        kwargs["force_insert"] = True
-        super().save(*args, **kwargs)
+        if args or kwargs:
+            kwargs["force_insert"] = True
+            super().save(*args, **kwargs)
+        else:
+            sqlrows.row_insert(self)  # the move path's insert, without the query compiler
 
     def delete(self, *args, **kwargs):  # noqa: ANN002, ANN003
         raise AppendOnlyError("the arbitration log is append-only: add a correction entry instead")

@@ -48,6 +48,34 @@ def free_port() -> int:
 
 
 
+def cpu_seconds(server_group: int) -> dict[str, float]:
+    """Returns the CPU seconds (user + system) used so far by the server, PostgreSQL and this process."""
+    tick = os.sysconf("SC_CLK_TCK")
+    totals = {"web server": 0.0, "PostgreSQL sessions": 0.0, "PostgreSQL background": 0.0, "clients": 0.0}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        comm = stat[stat.index("(") + 1:stat.rindex(")")]
+        fields = stat[stat.rindex(")") + 2:].split()
+        used = (int(fields[11]) + int(fields[12])) / tick
+        if int(entry.name) == os.getpid():
+            totals["clients"] += used
+        elif int(fields[2]) == server_group:
+            totals["web server"] += used
+        elif comm.startswith("postgres"):
+            try:
+                title = (entry / "cmdline").read_bytes().decode(errors="replace")
+            except OSError:
+                title = ""
+            session = BENCH_DB in title
+            totals["PostgreSQL sessions" if session else "PostgreSQL background"] += used
+    return totals
+
+
 def real_games(path: Path, count: int, min_plies: int) -> list[list[str]]:
     """Returns the full-path moves of the first ``count`` valid games with enough plies."""
     from games.rules.pdn import PDNGame, _decode, replay, scan_games
@@ -87,7 +115,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--pdn", type=Path, default=DEFAULT_PDN)
     parser.add_argument("--clients", type=int, default=16)
-    parser.add_argument("--games-per-client", type=int, default=4)
+    parser.add_argument("--games-per-client", type=int, default=14)
+    parser.add_argument("--warmup", type=float, default=3.0, help="seconds before the measured window")
+    parser.add_argument("--seconds", type=float, default=20.0, help="the measured window")
+    parser.add_argument("--rate", type=float, default=300.0,
+                        help="moves/s in all for the paced phase after the flat-out one (0: none)")
     parser.add_argument("--min-plies", type=int, default=40)
     parser.add_argument("--web-workers", type=int, default=3)
     parser.add_argument("--web-threads", type=int, default=4)
@@ -111,12 +143,10 @@ def main() -> int:
         return 2
 
     port = free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{port}",
-         "--workers", str(args.web_workers), "--worker-class", "gthread", "--threads", str(args.web_threads),
-         "--keep-alive", "10", "--log-level", "warning"],
-        cwd=ROOT, env=env, start_new_session=True,
-    )
+    command = [sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{port}",
+               "--workers", str(args.web_workers), "--worker-class", "gthread", "--threads", str(args.web_threads),
+               "--keep-alive", "10", "--log-level", "warning"]
+    server = subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True)
     try:
         deadline = time.monotonic() + 60
         while True:
@@ -141,52 +171,110 @@ def main() -> int:
                 return 1
             game_ids.append(body["id"])
 
-        latencies: list[list[float]] = [[] for _ in range(args.clients)]
-        errors: list[str] = []
-        barrier = threading.Barrier(args.clients + 1)
-
-        def referee_thread(number: int) -> None:
-            client = Client(port, referee_token)
-            barrier.wait()
-            for round_number in range(args.games_per_client):
-                slot = round_number * args.clients + number
-                game_id, moves = game_ids[slot], games[slot]
-                for ply, move in enumerate(moves, start=1):
-                    started = time.perf_counter()
-                    status, body = client.post(f"/api/v1/games/{game_id}/moves/", {"move": move, "ply": ply})
-                    latencies[number].append(time.perf_counter() - started)
-                    if status != 201:
-                        errors.append(f"game {game_id} ply {ply} {move}: {status} {body}")
-                        return
-
-        threads = [threading.Thread(target=referee_thread, args=(n,)) for n in range(args.clients)]
-        for thread in threads:
-            thread.start()
-        barrier.wait()
-        started = time.perf_counter()
-        for thread in threads:
-            thread.join()
-        elapsed = time.perf_counter() - started
+        pending = list(zip(game_ids, games, strict=True))
+        phases = [("flat out", 0.0)] + ([(f"paced at {args.rate:g} moves/s", args.rate)] if args.rate else [])
+        results = []
+        for label, rate in phases:
+            phase = run_phase(port, referee_token, pending, clients=args.clients, rate=rate,
+                              warmup=args.warmup, seconds=args.seconds, server_group=server.pid)
+            if phase is None:
+                return 2
+            results.append((label, phase))
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)
 
-    all_latencies = sorted(value for per_client in latencies for value in per_client)
-    moves = len(all_latencies)
     queries = queries_per_move(games[0], players[0].id, players[1].id)
-
     print(f"machine: {os.cpu_count()} cores, Python {platform.python_version()}, PostgreSQL, "
           f"gunicorn {args.web_workers} workers x {args.web_threads} threads (gthread)")
-    print(f"clients: {args.clients}, games: {total_games} real games from {args.pdn.name}, moves: {moves}")
-    if errors:
-        print(f"ERRORS: {len(errors)}; first: {errors[0]}")
-    print(f"elapsed: {elapsed:.2f} s, sustained: {moves / elapsed:.0f} moves/s")
-    print(f"latency: p50 {1000 * percentile(all_latencies, 0.50):.1f} ms, "
-          f"p95 {1000 * percentile(all_latencies, 0.95):.1f} ms, p99 {1000 * percentile(all_latencies, 0.99):.1f} ms, "
-          f"max {1000 * all_latencies[-1]:.1f} ms, mean {1000 * statistics.fmean(all_latencies):.1f} ms")
+    print(f"clients: {args.clients}, each refereeing its own real games from {args.pdn.name}; "
+          f"{args.warmup:g} s warm-up, then {args.seconds:g} s measured")
+    failed = False
+    for label, phase in results:
+        latencies = sorted(phase["latencies"])
+        moves = len(latencies)
+        print(f"[{label}] moves: {moves}, sustained: {moves / phase['elapsed']:.0f} moves/s")
+        if phase["errors"]:
+            failed = True
+            print(f"  ERRORS: {len(phase['errors'])}; first: {phase['errors'][0]}")
+        if moves:
+            print(f"  latency: p50 {1000 * percentile(latencies, 0.50):.1f} ms, "
+                  f"p95 {1000 * percentile(latencies, 0.95):.1f} ms, p99 {1000 * percentile(latencies, 0.99):.1f} ms, "
+                  f"max {1000 * latencies[-1]:.1f} ms, mean {1000 * statistics.fmean(latencies):.1f} ms")
+            cpu = phase["cpu"]
+            print("  CPU per move: " + ", ".join(f"{name} {1000 * used / moves:.2f} ms" for name, used in cpu.items())
+                  + f" (machine busy {100 * sum(cpu.values()) / phase['elapsed'] / (os.cpu_count() or 1):.0f}%)")
     print(f"queries per move request: mean {statistics.fmean(queries):.1f}, max {max(queries)} "
           f"(over the {len(queries)} moves of one game)")
-    return 1 if errors else 0
+    return 1 if failed else 0
+
+
+def run_phase(port: int, token: str, pending: list[tuple[int, list[str]]], *, clients: int, rate: float,
+              warmup: float, seconds: float, server_group: int) -> dict | None:
+    """Has ``clients`` referees post moves (flat out, or ``rate`` moves/s in all) and measures a window.
+
+    Each referee takes games from ``pending`` one after the other and posts every move with its
+    ply. Paced referees post on a fixed schedule and a move's latency runs from when it was due
+    (so a slow answer that delays the next moves counts against them too). Only the moves
+    answered inside the window after the warm-up count.
+    """
+    lock = threading.Lock()
+    stop = threading.Event()
+    window: dict[str, float] = {}
+    samples: list[tuple[float, float]] = []
+    errors: list[str] = []
+    barrier = threading.Barrier(clients + 1)
+    interval = clients / rate if rate else 0.0
+
+    def referee(number: int) -> None:
+        client = Client(port, token)
+        barrier.wait()
+        due = time.perf_counter() + (interval * number / clients if rate else 0.0)
+        while not stop.is_set():
+            with lock:
+                if not pending:
+                    errors.append("ran out of games: use more --games-per-client")
+                    return
+                game_id, moves = pending.pop()
+            for ply, move in enumerate(moves, start=1):
+                if stop.is_set():
+                    return
+                if rate:
+                    delay = due - time.perf_counter()
+                    if delay > 0:
+                        time.sleep(delay)
+                started = due if rate else time.perf_counter()
+                status, body = client.post(f"/api/v1/games/{game_id}/moves/", {"move": move, "ply": ply})
+                finished = time.perf_counter()
+                due += interval
+                if status != 201:
+                    errors.append(f"game {game_id} ply {ply} {move}: {status} {body}")
+                    return
+                with lock:
+                    samples.append((finished, finished - started))
+
+    threads = [threading.Thread(target=referee, args=(n,), daemon=True) for n in range(clients)]
+    for thread in threads:
+        thread.start()
+    barrier.wait()
+    time.sleep(warmup)
+    window["start"], cpu_before = time.perf_counter(), cpu_seconds(server_group)
+    time.sleep(seconds)
+    window["end"], cpu_after = time.perf_counter(), cpu_seconds(server_group)
+    stop.set()
+    for thread in threads:
+        thread.join(timeout=60)
+    if any("ran out of games" in error for error in errors):
+        print(errors[0], file=sys.stderr)
+        return None
+    inside = [latency for finished, latency in samples if window["start"] <= finished < window["end"]]
+    return {
+        "latencies": inside, "elapsed": window["end"] - window["start"], "errors": errors,
+        "cpu": {name: cpu_after[name] - cpu_before[name] for name in cpu_after},
+    }
+
+
+
 
 
 def queries_per_move(moves: list[str], black_id: int, white_id: int) -> list[int]:

@@ -112,6 +112,12 @@ if _database_url:
             _database_url, conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "60"))
         )
     }
+    # The hot statements of config.sqlrows are prepared on the server after this many runs on a
+    # connection (the ORM's own statements never are). 0 turns it off, e.g. behind a pooler in
+    # transaction mode that cannot keep prepared statements.
+    _prepare_threshold = int(os.environ.get("DATABASE_PREPARE_THRESHOLD", "2"))
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and _prepare_threshold > 0:
+        DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = _prepare_threshold
     # Test runs may name their own test database, so that two runs on one server don't collide.
     if os.environ.get("DJANGO_TEST_DATABASE_NAME"):
         DATABASES["default"]["TEST"] = {"NAME": os.environ["DJANGO_TEST_DATABASE_NAME"]}
@@ -177,7 +183,7 @@ if env_bool("DJANGO_BEHIND_TLS_PROXY", False):
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # Token first, so that an anonymous API call is answered 401 with WWW-Authenticate.
-        "rest_framework.authentication.TokenAuthentication",
+        "accounts.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["accounts.roles.ReadOnlyOrDirector"],

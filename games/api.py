@@ -95,7 +95,7 @@ class GameMovesView(APIView):
         serializer = MoveRequestSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         outcome = game_move_record(acting_user=request.user, game_id=pk, **serializer.validated_data)
-        return _state_response(outcome.game, request, status.HTTP_201_CREATED)
+        return Response(game_state(outcome.game, request.user, last_move=outcome.move), status=status.HTTP_201_CREATED)
 
 
 class GameRulingsView(APIView):

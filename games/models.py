@@ -95,6 +95,9 @@ class Game(models.Model):
         help_text="What the log says is pending (open choices, constraints, the 40-move count, "
         "offence counts): a cache written with the log entry that changes it (arbitration.services).",
     )
+    has_clock = models.BooleanField(
+        default=False, help_text="Whether the game has a clock row (arbitration.GameClock): moves skip the read when not."
+    )
     log_seq = models.PositiveIntegerField(default=0, help_text="The seq of the last log entry.")
     log_head = models.CharField(max_length=64, default="0" * 64, help_text="The hash of the last log entry.")
 

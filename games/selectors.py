@@ -1,17 +1,21 @@
 """Reads of games: the state JSON of the API contract, the log, the games list.
 
-``game_state`` makes three queries whatever the length of the game (the game with its
-players, its referees, the moves on the current line), plus one for the user's roles when
-the user object has not been asked before.
+``game_state`` makes two queries whatever the length of the game (the game's referees, the
+moves on the current line), plus one for the user's roles when the user object has not been
+asked before and one for a clocked game's clock; as the answer to a move it reads no moves
+(but the positions since the last capture or man move, when the move was neither).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.db import DEFAULT_DB_ALIAS, connections
+
 from accounts.roles import is_director
 from arbitration.clocks import clock_of, clock_view, db_now
 from arbitration.models import LogEntry
+from config import sqlrows
 from games.models import Game, Move, ProgressRule
 from games.rules import Position
 from games.services import (
@@ -77,21 +81,54 @@ def _legal_moves(position: Position, rules: Any, constraints: list[dict[str, Any
     return sorted(m.pdn() for m in moves)
 
 
-def game_state(game: Game, user: Any = None) -> dict[str, Any]:
-    """Returns the game-state dict of the API contract for ``user`` (``can_write`` depends on him)."""
+def _move_dict(ply: int, side: str, pdn: str, fen: str, recorded_at: Any, by: str | None) -> dict[str, Any]:
+    return {"ply": ply, "side": side, "move": pdn, "fen_after": fen,
+            "recorded_at": recorded_at.isoformat() if recorded_at else None, "recorded_by": by}
+
+
+def _repetitions(game: Game, progress: dict[str, Any], fens_since_progress: list[str] | None) -> int:
+    """Returns how many times the current position has stood since the last point of no return.
+
+    Positions before the last capture, man move or piece removed cannot recur. Right after one
+    the count is 1 with no query; otherwise the positions since it are read (or taken from the
+    moves the caller has already read).
+    """
+    if progress["ply"] == game.ply and progress["fen"] == game.fen:
+        return 1
+    if fens_since_progress is None:
+        fens_since_progress = moves_fens_since(game.pk, progress["ply"])
+    history = [progress["fen"], *fens_since_progress]
+    if history[-1] != game.fen:
+        history.append(game.fen)
+    return history.count(game.fen)
+
+
+def game_state(game: Game, user: Any = None, *, last_move: Move | None = None) -> dict[str, Any]:
+    """Returns the game-state dict of the API contract for ``user`` (``can_write`` depends on him).
+
+    With ``last_move`` (the answer to a recorded move) the state carries that move as
+    ``last_move`` instead of the whole ``moves`` list, which ``GET /games/{id}/`` gives: a
+    referee's console has the earlier moves, and the answer stays the same size all game long.
+    """
     state = arbitration_state(game)
     referees = game_referees(game)
-    moves = list(
-        Move.objects.filter(game=game, superseded_by__isnull=True).order_by("ply")
-        .values_list("ply", "side", "pdn", "fen_after", "recorded_at", "recorded_by__username")
-    )
     finished = game.status == Game.Status.FINISHED
     position = Position.from_fen(game.fen)
     rules = engine_rules(game)
     progress_ply = state["progress"]["ply"]
-    history = [state["progress"]["fen"]] + [fen for ply, _s, _p, fen, _r, _b in moves if ply > progress_ply]
-    if not history or history[-1] != game.fen:
-        history.append(game.fen)
+    if last_move is None:
+        moves = list(
+            Move.objects.filter(game=game, superseded_by__isnull=True).order_by("ply")
+            .values_list("ply", "side", "pdn", "fen_after", "recorded_at", "recorded_by__username")
+        )
+        moves_block = {"moves": [_move_dict(*row) for row in moves]}
+        repetitions = _repetitions(game, state["progress"], [row[3] for row in moves if row[0] > progress_ply])
+    else:
+        recorded_by = last_move.recorded_by.get_username() if last_move.recorded_by_id is not None else None
+        moves_block = {"last_move": _move_dict(
+            last_move.ply, last_move.side, last_move.pdn, last_move.fen_after, last_move.recorded_at, recorded_by,
+        )}
+        repetitions = _repetitions(game, state["progress"], None)
     can_write = False
     if user is not None and user.is_authenticated:
         can_write = any(pk == user.pk for pk, _ in referees) or is_director(user)
@@ -112,18 +149,14 @@ def game_state(game: Game, user: Any = None) -> dict[str, Any]:
         "side_to_move": position.side_to_move.value,
         "ply": game.ply,
         "legal_moves": [] if finished else _legal_moves(position, rules, state["constraints"]),
-        "moves": [
-            {"ply": ply, "side": side, "move": pdn, "fen_after": fen,
-             "recorded_at": recorded_at.isoformat() if recorded_at else None, "recorded_by": by}
-            for ply, side, pdn, fen, recorded_at, by in moves
-        ],
+        **moves_block,
         "cautions": dict(offences["touch_offence"]),
         "warnings": {"conduct": dict(offences["conduct"]), "left_room": dict(offences["left_room"])},
         "open_choices": state["open_choices"],
         "constraints": state["constraints"],
         "forty_move": forty_block,
         "progress": progress,
-        "repetition": {"threshold": game.repetition_threshold, "current": history.count(game.fen)},
+        "repetition": {"threshold": game.repetition_threshold, "current": repetitions},
         "appeals": state["appeals"],
         "referees": [username for _, username in referees],
         "log_length": game.log_seq,
@@ -132,6 +165,18 @@ def game_state(game: Game, user: Any = None) -> dict[str, Any]:
         "finished_at": game.finished_at.isoformat() if game.finished_at else None,
         "clocks": clock_view(game, db_now()) if clock_of(game) is not None else None,
     }
+
+
+def moves_fens_since(game_id: int, ply: int) -> list[str]:
+    """Returns the positions after the live moves later than ``ply``, in order. One query."""
+    connection = connections[DEFAULT_DB_ALIAS]
+    qn = connection.ops.quote_name
+    rows = sqlrows.fetch(
+        f"SELECT {qn('fen_after')} FROM {qn(Move._meta.db_table)} WHERE {qn('game_id')} = %s "
+        f"AND {qn('superseded_by_id')} IS NULL AND {qn('ply')} > %s ORDER BY {qn('ply')}",
+        [game_id, ply], connection,
+    )
+    return [fen for (fen,) in rows]
 
 
 def game_log(game: Game) -> list[dict[str, Any]]:

@@ -19,13 +19,13 @@ and its log entry, and saves the game with ``update_fields``.
 
 from __future__ import annotations
 
-import copy
+import json
 from dataclasses import dataclass
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.utils import timezone
 
 from accounts.roles import Role, is_director, user_roles
@@ -54,6 +54,7 @@ from arbitration.errors import (
 from arbitration.log import log_append
 from arbitration.models import LogEntry
 from arbitration.timecontrol import ClockControl, ClockControlError
+from config import sqlrows
 from games.models import INITIAL_FEN, Game, Move, ProgressRule, RuleSet, Termination
 from games.rules import (
     AmbiguousMoveError,
@@ -73,15 +74,24 @@ FIFTY_MOVE_PLIES = 100  # 50 moves by each side without a man move or a piece re
 OFFENCE_KINDS = ("touch_offence", "conduct", "left_room")
 
 GAME_FIELDS = ["fen", "ply", "status", "result", "termination", "finished_at", "arbitration",
-               "log_seq", "log_head", "updated_at"]
+               "has_clock", "log_seq", "log_head", "updated_at"]
 
 
 # --- the pending-state cache ---------------------------------------------------------------
 
 
+def _json_copy(value: Any) -> Any:
+    """Returns a deep copy of JSON data (dicts, lists and scalars), faster than ``copy.deepcopy``."""
+    if isinstance(value, dict):
+        return {key: _json_copy(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_json_copy(item) for item in value]
+    return value
+
+
 def arbitration_state(game: Game) -> dict[str, Any]:
     """Returns a copy of the game's pending-state cache with every key filled in."""
-    state = copy.deepcopy(game.arbitration) if game.arbitration else {}
+    state = _json_copy(game.arbitration) if game.arbitration else {}
     state.setdefault("open_choices", [])
     state.setdefault("constraints", [])
     state.setdefault("forty", {"active": False, "start_ply": None, "stronger_side": None, "count": 0,
@@ -112,26 +122,79 @@ def win_for(side: str) -> str:
 # --- locking and authorising -----------------------------------------------------------------
 
 
-def game_lock(game_id: int) -> Game:
-    """Returns the game row locked for the rest of the transaction (404 if there is none).
+@lru_cache(maxsize=8)
+def _game_lock_sql(alias: str, vendor: str) -> tuple[str, sqlrows.Columns, sqlrows.Columns, sqlrows.Columns]:
+    connection = connections[alias]
+    qn = connection.ops.quote_name
+    game_columns = sqlrows.columns(Game, "g", connection)
+    black, white = sqlrows.columns(Player, "b", connection), sqlrows.columns(Player, "w", connection)
+    User = get_user_model()
+    user_pk = qn(User._meta.pk.column)
+    through = Game.referees.through._meta
+    if vendor == "postgresql":
+        referees = f"json_agg(json_build_array(u.{user_pk}, u.{qn('username')}) ORDER BY u.{qn('username')})"
+    else:
+        referees = f"json_group_array(json_array(u.{user_pk}, u.{qn('username')}))"
+    sql = (
+        f"SELECT {game_columns.sql}, {black.sql}, {white.sql}, "
+        f"(SELECT {referees} FROM {qn(User._meta.db_table)} u JOIN {qn(through.db_table)} r "
+        f"ON r.{qn('user_id')} = u.{user_pk} WHERE r.{qn('game_id')} = g.{qn('id')}) "
+        f"FROM {qn(Game._meta.db_table)} g "
+        f"JOIN {qn(Player._meta.db_table)} b ON b.{qn('id')} = g.{qn('black_id')} "
+        f"JOIN {qn(Player._meta.db_table)} w ON w.{qn('id')} = g.{qn('white_id')} "
+        f"WHERE g.{qn('id')} = %s{sqlrows.for_update_of('g', connection)}"
+    )
+    return sql, game_columns, black, white
 
-    The clock is not joined here: a row read through a join while the lock was waited for may
-    be the version from before the other transaction (PostgreSQL re-reads only the locked
-    row), so ``arbitration.clocks.clock_of`` reads it after the lock is held.
+
+def game_lock(game_id: int) -> Game:
+    """Returns the game row locked for the rest of the transaction, with its players and referees (404 if none).
+
+    One statement, built once. The clock is not joined here: a row read through a join while
+    the lock was waited for may be the version from before the other transaction (PostgreSQL
+    re-reads only the locked row), so ``arbitration.clocks.clock_of`` reads it after the lock
+    is held. The referees, read the same way, change only by a director's assignment.
     """
+    connection = connections[DEFAULT_DB_ALIAS]
+    sql, game_columns, black, white = _game_lock_sql(connection.alias, connection.vendor)
     try:
-        return Game.objects.select_for_update(of=("self",)).select_related("black", "white").get(pk=game_id)
-    except Game.DoesNotExist as error:
-        raise GameNotFound(f"There is no game {game_id}.") from error
+        key = int(game_id)
+    except (TypeError, ValueError):
+        key = None
+    rows = [] if key is None else sqlrows.fetch(sql, [key], connection)
+    if not rows:
+        raise GameNotFound(f"There is no game {game_id}.")
+    row = rows[0]
+    game = game_columns.instance(row, 0, connection)
+    game.black = black.instance(row, game_columns.width, connection)
+    game.white = white.instance(row, game_columns.width + black.width, connection)
+    referees = row[-1]
+    if isinstance(referees, str | bytes):
+        referees = json.loads(referees)
+    game._referee_rows = sorted(((pk, username) for pk, username in referees or []), key=lambda r: r[1])
+    return game
 
 
 def game_referees(game: Game) -> list[tuple[int, str]]:
     """Returns the (id, username) of the game's referees, read once per game object."""
     cached = getattr(game, "_referee_rows", None)
     if cached is None:
-        cached = list(game.referees.order_by("username").values_list("id", "username"))
+        cached = referee_rows(game.pk)
         game._referee_rows = cached
     return cached
+
+
+def referee_rows(game_id: int) -> list[tuple[int, str]]:
+    """Returns the (id, username) of a game's referees, by username. One query."""
+    connection = connections[DEFAULT_DB_ALIAS]
+    qn = connection.ops.quote_name
+    User = get_user_model()
+    through = Game.referees.through._meta
+    return sqlrows.fetch(
+        f"SELECT u.{qn(User._meta.pk.column)}, u.{qn('username')} FROM {qn(User._meta.db_table)} u "
+        f"JOIN {qn(through.db_table)} r ON r.{qn('user_id')} = u.{qn(User._meta.pk.column)} "
+        f"WHERE r.{qn('game_id')} = %s ORDER BY u.{qn('username')}", [game_id], connection,
+    )
 
 
 def is_staff_of(game: Game, user: Any) -> bool:
@@ -175,7 +238,7 @@ def save_game(game: Game, state: dict[str, Any] | None = None) -> None:
     """Saves the game's cached fields (position, status, pending state, chain head)."""
     if state is not None:
         game.arbitration = state
-    game.save(update_fields=GAME_FIELDS)
+    sqlrows.row_update(game, GAME_FIELDS)
 
 
 def finish(
@@ -370,12 +433,12 @@ def record_move(game: Game, state: dict[str, Any], position: Position, move: Eng
     game.fen = fen_after
     entry = log_append(game=game, kind=LogEntry.Kind.MOVE, side=side, note=note, data=data, actor=actor,
                        ply=ply, fen=fen_after)
-    record = Move.objects.create(
+    record = sqlrows.row_insert(Move(
         game=game, ply=ply, side=side, pdn=move.pdn(), entered=entered.strip()[:80], path=list(move.path),
         captures=list(move.captures), crowns=move.crowns, moved_man=moved_man, fen_after=fen_after,
         recorded_by=actor if actor is not None and actor.is_authenticated else None,
         recorded_at=entry.created_at, log_entry=entry,
-    )
+    ))
     # Constraints on the mover are met by this move; they end with it.
     state["constraints"] = [c for c in state["constraints"] if c["side"] != side]
     return record, entry, after

@@ -134,6 +134,17 @@
   }
 
   function setState(next, answer) {
+    if (!next.moves && next.last_move) {
+      /* A move's answer carries that move, not the whole list: add it to the list we have, or
+         read the whole state when another desk recorded moves in between. */
+      var known = (state && state.moves) || [];
+      var lastKnown = known.length ? known[known.length - 1].ply : 0;
+      if (lastKnown !== next.last_move.ply - 1) {
+        loadState();
+        return;
+      }
+      next.moves = known.concat([next.last_move]);
+    }
     var changed = !state || next.ply !== state.ply || next.fen !== state.fen || next.status !== state.status;
     state = next;
     if (changed) {

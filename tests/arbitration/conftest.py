@@ -59,9 +59,17 @@ class Desk:
                 body["ply"] = ply
             response = self.client.post(f"/api/v1/games/{game_id}/moves/", body, format="json")
             return response.status_code, response.json()
+        from config.api import AppError
+        from games.selectors import game_get, game_state
         from games.services import game_move_record
 
-        return self._service(lambda: game_move_record(acting_user=self.user, game_id=game_id, move=move, ply=ply).game)
+        try:
+            outcome = game_move_record(acting_user=self.user, game_id=game_id, move=move, ply=ply)
+        except AppError as error:
+            return error.status_code, {"error": {"code": error.code, "message": error.message,
+                                                 "details": error.details}}
+        # as the API answers a move: the move itself, not the whole list
+        return 201, game_state(game_get(game_id), self.user, last_move=outcome.move)
 
     def rule(self, game_id: int, kind: str, side: str | None = None, note: str = "", **payload: Any):
         if self.via == "api":

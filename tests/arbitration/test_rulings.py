@@ -17,7 +17,7 @@ def test_a_legal_move_is_recorded_and_an_illegal_one_refused_with_the_reason_and
     game = new_game()
     status, body = desk.move(game.pk, "11-15")
     assert status == 201
-    assert body["ply"] == 1 and body["side_to_move"] == "white" and body["moves"][0]["move"] == "11-15"
+    assert body["ply"] == 1 and body["side_to_move"] == "white" and body["last_move"]["move"] == "11-15"
     status, body = desk.move(game.pk, "15-19")
     assert status == 422
     assert body["error"]["code"] == "illegal_move"
@@ -212,7 +212,7 @@ def test_correcting_a_move_puts_play_back_to_before_it(desk, new_game):
     entry = LogEntry.objects.get(game=game, kind="move", ply=2)
     status, body = desk.rule(game.pk, "correction", entry=entry.seq, reason="the referee typed the wrong move")
     assert status == 201 and body["ply"] == 1 and body["side_to_move"] == "white"
-    assert desk.play(game.pk, "23-19")["moves"][-1]["move"] == "23-19"
+    assert desk.play(game.pk, "23-19")["last_move"]["move"] == "23-19"
 
 
 def test_a_player_without_a_legal_move_loses_after_the_move(desk, new_game):

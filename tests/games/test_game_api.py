@@ -155,15 +155,51 @@ def test_a_player_may_not_record_moves_even_on_his_own_game(client_as, make_user
     assert response.status_code == 403
 
 
-def test_a_move_through_the_service_costs_eight_queries_with_the_lock(referee, new_game, django_assert_num_queries):  # noqa: F811
+def test_a_move_through_the_service_costs_six_queries_with_the_lock(referee, new_game, django_assert_num_queries):  # noqa: F811
     from games.services import game_move_record
 
     game = new_game()
     game_move_record(acting_user=referee, game_id=game.pk, move="11-15")
-    # savepoint, lock (with the players), referees, the clock (read after the lock), log entry,
-    # move, game update, release
+    # savepoint, lock (with the players and the referees), log entry, move, game update, release
+    with django_assert_num_queries(6):
+        game_move_record(acting_user=referee, game_id=game.pk, move="22-18")
+
+
+def test_a_clocked_game_reads_its_clock_after_the_lock(referee, director, django_assert_num_queries):  # noqa: F811
+    from games.services import game_create, game_move_record
+    from tournaments.models import Player
+
+    game = game_create(acting_user=director, black=Player.objects.create(name="B"),
+                       white=Player.objects.create(name="W"), referees=[referee.username],
+                       clock={"control": "per-move"})
+    assert Game.objects.get(pk=game.pk).has_clock
+    game_move_record(acting_user=referee, game_id=game.pk, move="11-15")
+    # the six, plus the clock row and the database's time
     with django_assert_num_queries(8):
         game_move_record(acting_user=referee, game_id=game.pk, move="22-18")
+
+
+def test_a_move_request_costs_seven_queries_and_answers_the_move_not_the_whole_list(
+    referee, new_game, django_assert_num_queries,  # noqa: F811
+):
+    from django.test import Client
+    from rest_framework.authtoken.models import Token
+
+    game = new_game()
+    token = Token.objects.create(user=referee).key
+    client = Client(HTTP_AUTHORIZATION=f"Token {token}")
+    assert client.post(f"/api/v1/games/{game.pk}/moves/", {"move": "11-15"}, content_type="application/json").status_code == 201
+    # the token with its user and roles, then the six of the service; the answer reads nothing more
+    with django_assert_num_queries(7):
+        response = client.post(f"/api/v1/games/{game.pk}/moves/", {"move": "22-18", "ply": 2},
+                               content_type="application/json")
+    body = response.json()
+    assert response.status_code == 201 and "moves" not in body
+    assert body["last_move"]["ply"] == 2 and body["last_move"]["move"] == "22-18"
+    assert body["last_move"]["recorded_by"] == referee.username and body["ply"] == 2
+    full = client.get(f"/api/v1/games/{game.pk}/").json()
+    assert [m["move"] for m in full["moves"]] == ["11-15", "22-18"]
+    assert full["moves"][-1] == body["last_move"]
 
 
 def test_an_over_the_angle_constraint_admits_the_capture_in_that_direction(client_as, referee, new_game):  # noqa: F811

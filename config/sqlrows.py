@@ -1,0 +1,190 @@
+"""Single rows read and written by SQL made once per model: the move path without the query compiler.
+
+The ORM compiles every query anew, a few tenths of a millisecond of CPU each; a move request
+reads and writes a handful of rows, so the hot paths (``games.services``, ``arbitration.log``,
+``accounts.authentication``) use these instead. The SQL is made once per model, field list and
+database from the model's own fields, and the values go through the fields' own preparation
+(``pre_save``, ``get_db_prep_save``) and converters (the backend's and ``from_db_value``), so
+a row written or read here is the row the ORM would write or read. No signals are sent: the
+project has no receivers (its rules live in services).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
+from django.db.models import AutoField, BigAutoField, Field, Model, SmallAutoField
+
+_AUTO_FIELDS = (AutoField, BigAutoField, SmallAutoField)
+
+
+def _connection(instance: Model | None = None) -> Any:
+    return connections[(instance._state.db if instance is not None else None) or DEFAULT_DB_ALIAS]
+
+
+def cursor(connection: Any) -> Any:
+    """Returns a cursor for the statements of this module: on PostgreSQL, one that binds on the server.
+
+    Django's own cursors bind parameters on the client, so PostgreSQL parses and plans every
+    statement anew (planning the log-in query costs more than running it). A server-binding
+    cursor lets psycopg prepare a statement once per connection after ``prepare_threshold``
+    executions (``DATABASE_PREPARE_THRESHOLD`` in the settings; unset there, nothing is
+    prepared). The cursor is wrapped as Django wraps its own: errors, query logging and
+    ``CaptureQueriesContext`` see these statements too.
+    """
+    if connection.vendor != "postgresql":
+        return connection.cursor()
+    from django.db.backends.postgresql.base import ServerBindingCursor
+
+    connection.ensure_connection()
+    with connection.wrap_database_errors:
+        return connection._prepare_cursor(ServerBindingCursor(connection.connection))
+
+
+def _key(connection: Any, *parts: Any) -> tuple:
+    return (connection.alias, connection.vendor, *parts)
+
+
+# --- writing ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Insert:
+    sql: str
+    fields: tuple[Field, ...]
+    auto_pk: Field | None
+    returning: bool
+
+
+_inserts: dict[tuple, _Insert] = {}
+
+
+def _insert_plan(model: type[Model], connection: Any) -> _Insert:
+    key = _key(connection, model)
+    plan = _inserts.get(key)
+    if plan is None:
+        meta = model._meta
+        qn = connection.ops.quote_name
+        auto_pk = meta.pk if isinstance(meta.pk, _AUTO_FIELDS) else None
+        fields = tuple(f for f in meta.concrete_fields if f is not auto_pk and not getattr(f, "generated", False))
+        sql = (f"INSERT INTO {qn(meta.db_table)} ({', '.join(qn(f.column) for f in fields)}) "
+               f"VALUES ({', '.join(['%s'] * len(fields))})")
+        returning = auto_pk is not None and connection.features.can_return_columns_from_insert
+        if returning:
+            sql += f" RETURNING {qn(auto_pk.column)}"
+        plan = _inserts[key] = _Insert(sql, fields, auto_pk, returning)
+    return plan
+
+
+def row_insert(instance: Model) -> Model:
+    """Inserts the instance as a new row (its auto primary key is set from the database)."""
+    connection = _connection(instance)
+    model = type(instance)
+    plan = _insert_plan(model, connection)
+    values = [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in plan.fields]
+    with cursor(connection) as rows:
+        rows.execute(plan.sql, values)
+        if plan.auto_pk is not None:
+            if plan.returning:
+                pk = rows.fetchone()[0]
+            else:
+                pk = connection.ops.last_insert_id(rows, model._meta.db_table, plan.auto_pk.column)
+            setattr(instance, plan.auto_pk.attname, pk)
+    instance._state.adding = False
+    instance._state.db = connection.alias
+    return instance
+
+
+_updates: dict[tuple, tuple[str, tuple[Field, ...]]] = {}
+
+
+def row_update(instance: Model, update_fields: Sequence[str]) -> None:
+    """Writes the named fields of a saved instance (``save(update_fields=...)`` without the compiler)."""
+    connection = _connection(instance)
+    model = type(instance)
+    key = _key(connection, model, tuple(update_fields))
+    plan = _updates.get(key)
+    if plan is None:
+        meta = model._meta
+        qn = connection.ops.quote_name
+        fields = tuple(meta.get_field(name) for name in update_fields)
+        sql = (f"UPDATE {qn(meta.db_table)} SET {', '.join(f'{qn(f.column)} = %s' for f in fields)} "
+               f"WHERE {qn(meta.pk.column)} = %s")
+        plan = _updates[key] = (sql, fields)
+    sql, fields = plan
+    values = [f.get_db_prep_save(f.pre_save(instance, False), connection) for f in fields]
+    values.append(instance._meta.pk.get_db_prep_value(instance.pk, connection))
+    with cursor(connection) as rows:
+        rows.execute(sql, values)
+        if rows.rowcount != 1:
+            raise DatabaseError(f"{model.__name__} {instance.pk}: the update wrote {rows.rowcount} rows, not 1.")
+
+
+# --- reading ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Columns:
+    """A model's columns in a SELECT under a table alias, and how to turn them back into an instance."""
+
+    model: type[Model]
+    sql: str
+    converters: tuple[tuple[int, tuple[Callable, ...], Any], ...]
+    width: int
+
+    def instance(self, row: Sequence[Any], start: int, connection: Any) -> Model:
+        """Builds the instance from ``row[start:start + width]``, converted as the ORM converts."""
+        values = list(row[start:start + self.width])
+        for index, converters, column in self.converters:
+            value = values[index]
+            for converter in converters:
+                value = converter(value, column, connection)
+            values[index] = value
+        return self.model.from_db(connection.alias, None, values)
+
+
+_columns: dict[tuple, Columns] = {}
+
+
+def columns(model: type[Model], alias: str, connection: Any | None = None) -> Columns:
+    """Returns the SELECT list of all the model's concrete fields under ``alias`` (cached)."""
+    connection = connection or _connection()
+    key = _key(connection, model, alias)
+    found = _columns.get(key)
+    if found is None:
+        qn = connection.ops.quote_name
+        fields = model._meta.concrete_fields
+        converters = []
+        for index, field in enumerate(fields):
+            column = field.get_col(alias)
+            chain = tuple(connection.ops.get_db_converters(column) + column.get_db_converters(connection))
+            if chain:
+                converters.append((index, chain, column))
+        sql = ", ".join(f"{qn(alias)}.{qn(field.column)}" for field in fields)
+        found = _columns[key] = Columns(model, sql, tuple(converters), len(fields))
+    return found
+
+
+def for_update_of(table_alias: str, connection: Any | None = None) -> str:
+    """Returns the ``FOR UPDATE OF`` clause locking the rows of one table, or nothing where it does not exist.
+
+    SQLite has no row locks: its transactions take the write lock at BEGIN (``IMMEDIATE``
+    in the settings), which serialises writers instead.
+    """
+    connection = connection or _connection()
+    if not connection.features.has_select_for_update:
+        return ""
+    if connection.features.has_select_for_update_of:
+        return f" FOR UPDATE OF {connection.ops.quote_name(table_alias)}"
+    return " FOR UPDATE"
+
+
+def fetch(sql: str, params: Sequence[Any], connection: Any | None = None) -> list[tuple]:
+    """Runs a read and returns its rows."""
+    connection = connection or _connection()
+    with cursor(connection) as rows:
+        rows.execute(sql, params)
+        return rows.fetchall()

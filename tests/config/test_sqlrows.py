@@ -1,0 +1,87 @@
+"""Rows read and written by the SQL of config.sqlrows are the rows the ORM reads and writes."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.db import DatabaseError, connection, transaction
+
+from arbitration.models import LogEntry
+from config import sqlrows
+from games.models import Game, Move
+from tests.arbitration.conftest import new_game, players  # noqa: F401  (fixtures)
+
+pytestmark = [pytest.mark.django_db, pytest.mark.smoke]
+
+
+def _fields(instance) -> dict:
+    return {f.attname: getattr(instance, f.attname) for f in type(instance)._meta.concrete_fields}
+
+
+def test_an_inserted_log_entry_reads_back_through_the_orm_unchanged(new_game, referee):  # noqa: F811
+    game = new_game()
+    entry = LogEntry(
+        game=game, seq=game.log_seq + 1, kind="system", side="black", law="22", note="ünïcode note",
+        data={"nested": {"list": [1, 2.5, None, True], "text": "x"}}, actor=referee,
+        created_at=dt.datetime(2026, 11, 23, 12, 0, 0, 123456, tzinfo=dt.UTC), ply=0, fen=game.fen,
+        prev_hash="a" * 64, hash="b" * 64,
+    )
+    sqlrows.row_insert(entry)
+    assert entry.pk is not None and not entry._state.adding
+    assert _fields(LogEntry.objects.get(pk=entry.pk)) == _fields(entry)
+
+
+def test_an_update_takes_auto_now_values_as_the_orm_does(new_game):  # noqa: F811
+    game = new_game()
+    before = game.updated_at
+    game.ply = 7
+    sqlrows.row_update(game, ["ply", "updated_at"])
+    again = Game.objects.get(pk=game.pk)
+    assert again.ply == 7 and again.updated_at == game.updated_at and again.updated_at > before
+
+
+def test_an_update_of_a_missing_row_is_an_error_not_silence(new_game):  # noqa: F811
+    game = new_game()
+    game.pk = game.pk + 1000
+    with pytest.raises(DatabaseError, match="wrote 0 rows"):
+        sqlrows.row_update(game, ["ply"])
+
+
+def test_columns_read_a_row_as_the_orm_reads_it(new_game, referee):  # noqa: F811
+    from games.services import game_lock, game_move_record
+
+    game = new_game(clock={"control": "per-move"})
+    game_move_record(acting_user=referee, game_id=game.pk, move="11-15")
+    with transaction.atomic():
+        locked = game_lock(game.pk)
+    orm = Game.objects.select_related("black", "white").get(pk=game.pk)
+    assert _fields(locked) == _fields(orm)
+    assert _fields(locked.black) == _fields(orm.black) and _fields(locked.white) == _fields(orm.white)
+    assert locked._referee_rows == [(referee.pk, referee.username)]
+    move = Move.objects.get(game=game)
+    assert move.log_entry.kind == "move" and move.recorded_by_id == referee.pk
+
+
+def test_a_game_lock_for_a_missing_game_is_not_found(db):
+    from arbitration.errors import GameNotFound
+    from games.services import game_lock
+
+    with transaction.atomic(), pytest.raises(GameNotFound):
+        game_lock(987654)
+
+
+def test_hot_statements_are_prepared_on_postgresql_after_two_runs(new_game, referee):  # noqa: F811
+    from games.services import game_move_record
+
+    game = new_game()
+    for ply, move in enumerate(["11-15", "22-18", "15x22"], start=1):
+        game_move_record(acting_user=referee, game_id=game.pk, move=move, ply=ply)
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute("SELECT statement FROM pg_prepared_statements")
+            prepared = [row[0] for row in cursor.fetchall()]
+            assert any(text.startswith('INSERT INTO "games_move"') for text in prepared), prepared
+            assert any('FROM "games_game" g' in text and "FOR UPDATE" in text for text in prepared), prepared
+        else:
+            assert sqlrows.for_update_of("g", connection) == ""  # SQLite: writers serialised at BEGIN
