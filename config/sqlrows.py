@@ -32,16 +32,20 @@ def cursor(connection: Any) -> Any:
     statement anew (planning the log-in query costs more than running it). A server-binding
     cursor lets psycopg prepare a statement once per connection after ``prepare_threshold``
     executions (``DATABASE_PREPARE_THRESHOLD`` in the settings; unset there, nothing is
-    prepared). The cursor is wrapped as Django wraps its own: errors, query logging and
-    ``CaptureQueriesContext`` see these statements too.
+    prepared). One psycopg cursor is kept per connection (making one copies the connection's
+    adapters) and wrapped as Django wraps its own, so errors, query logging and
+    ``CaptureQueriesContext`` see these statements too. Do not close it (no ``with``).
     """
     if connection.vendor != "postgresql":
         return connection.cursor()
     from django.db.backends.postgresql.base import ServerBindingCursor
 
     connection.ensure_connection()
-    with connection.wrap_database_errors:
-        return connection._prepare_cursor(ServerBindingCursor(connection.connection))
+    raw = connection.connection
+    kept = getattr(connection, "_sqlrows_cursor", None)
+    if kept is None or kept.connection is not raw or kept.closed:
+        kept = connection._sqlrows_cursor = ServerBindingCursor(raw)
+    return connection.make_debug_cursor(kept) if connection.queries_logged else connection.make_cursor(kept)
 
 
 def _key(connection: Any, *parts: Any) -> tuple:
@@ -85,14 +89,14 @@ def row_insert(instance: Model) -> Model:
     model = type(instance)
     plan = _insert_plan(model, connection)
     values = [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in plan.fields]
-    with cursor(connection) as rows:
-        rows.execute(plan.sql, values)
-        if plan.auto_pk is not None:
-            if plan.returning:
-                pk = rows.fetchone()[0]
-            else:
-                pk = connection.ops.last_insert_id(rows, model._meta.db_table, plan.auto_pk.column)
-            setattr(instance, plan.auto_pk.attname, pk)
+    rows = cursor(connection)
+    rows.execute(plan.sql, values)
+    if plan.auto_pk is not None:
+        if plan.returning:
+            pk = rows.fetchone()[0]
+        else:
+            pk = connection.ops.last_insert_id(rows, model._meta.db_table, plan.auto_pk.column)
+        setattr(instance, plan.auto_pk.attname, pk)
     instance._state.adding = False
     instance._state.db = connection.alias
     return instance
@@ -117,10 +121,10 @@ def row_update(instance: Model, update_fields: Sequence[str]) -> None:
     sql, fields = plan
     values = [f.get_db_prep_save(f.pre_save(instance, False), connection) for f in fields]
     values.append(instance._meta.pk.get_db_prep_value(instance.pk, connection))
-    with cursor(connection) as rows:
-        rows.execute(sql, values)
-        if rows.rowcount != 1:
-            raise DatabaseError(f"{model.__name__} {instance.pk}: the update wrote {rows.rowcount} rows, not 1.")
+    rows = cursor(connection)
+    rows.execute(sql, values)
+    if rows.rowcount != 1:
+        raise DatabaseError(f"{model.__name__} {instance.pk}: the update wrote {rows.rowcount} rows, not 1.")
 
 
 # --- reading ------------------------------------------------------------------------------------
@@ -185,6 +189,6 @@ def for_update_of(table_alias: str, connection: Any | None = None) -> str:
 def fetch(sql: str, params: Sequence[Any], connection: Any | None = None) -> list[tuple]:
     """Runs a read and returns its rows."""
     connection = connection or _connection()
-    with cursor(connection) as rows:
-        rows.execute(sql, params)
-        return rows.fetchall()
+    rows = cursor(connection)
+    rows.execute(sql, params)
+    return rows.fetchall()

@@ -26,6 +26,7 @@ from games.serializers import (
     LogVerifySerializer,
     MoveRequestSerializer,
     RulingRequestSerializer,
+    move_request_data,
 )
 from games.services import game_create, game_move_record
 
@@ -92,9 +93,7 @@ class GameMovesView(APIView):
         responses={201: GameStateSerializer, **{k: _ERRORS[k] for k in (400, 401, 403, 404, 409, 422)}},
     )
     def post(self, request: Request, pk: int) -> Response:
-        serializer = MoveRequestSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        outcome = game_move_record(acting_user=request.user, game_id=pk, **serializer.validated_data)
+        outcome = game_move_record(acting_user=request.user, game_id=pk, **move_request_data(request.data))
         return Response(game_state(outcome.game, request.user, last_move=outcome.move), status=status.HTTP_201_CREATED)
 
 

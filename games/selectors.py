@@ -113,7 +113,9 @@ def game_state(game: Game, user: Any = None, *, last_move: Move | None = None) -
     state = arbitration_state(game)
     referees = game_referees(game)
     finished = game.status == Game.Status.FINISHED
-    position = Position.from_fen(game.fen)
+    position = getattr(game, "_position", None)
+    if position is None or position.fen() != game.fen:
+        position = Position.from_fen(game.fen)
     rules = engine_rules(game)
     progress_ply = state["progress"]["ply"]
     if last_move is None:

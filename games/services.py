@@ -431,6 +431,7 @@ def record_move(game: Game, state: dict[str, Any], position: Position, move: Eng
             "captures": list(move.captures), "crowns": move.crowns, "progress": state["progress"]}
     game.ply = ply
     game.fen = fen_after
+    game._position = after  # the state answered after the move needs not parse the FEN again
     entry = log_append(game=game, kind=LogEntry.Kind.MOVE, side=side, note=note, data=data, actor=actor,
                        ply=ply, fen=fen_after)
     record = sqlrows.row_insert(Move(
