@@ -28,6 +28,7 @@ from arbitration import timecontrol as tc
 from arbitration.errors import InvalidRuling, NotAllowed
 from arbitration.log import log_append
 from arbitration.models import GameClock, LogEntry
+from config import sqlrows
 
 Kind = LogEntry.Kind
 
@@ -72,7 +73,7 @@ def _save(clock: GameClock, control: tc.ClockControl, state: tc.ClockState, *, n
     if new:
         clock.save(force_insert=True)
     else:
-        clock.save(update_fields=["state", "deadline", "deadline_kind", "updated_at"])
+        sqlrows.row_update(clock, ["state", "deadline", "deadline_kind", "updated_at"])
 
 
 def _sole_capture(game: Any) -> bool:

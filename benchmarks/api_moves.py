@@ -138,7 +138,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--pdn", type=Path, default=DEFAULT_PDN)
     parser.add_argument("--clients", type=int, default=16)
-    parser.add_argument("--games-per-client", type=int, default=14)
+    parser.add_argument("--games-per-client", type=int, default=24)
     parser.add_argument("--warmup", type=float, default=3.0, help="seconds before the measured window")
     parser.add_argument("--seconds", type=float, default=20.0, help="the measured window")
     parser.add_argument("--rate", type=float, default=300.0,

@@ -11,7 +11,8 @@ project has no receivers (its rules live in services).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,6 +47,40 @@ def cursor(connection: Any) -> Any:
     if kept is None or kept.connection is not raw or kept.closed:
         kept = connection._sqlrows_cursor = ServerBindingCursor(raw)
     return connection.make_debug_cursor(kept) if connection.queries_logged else connection.make_cursor(kept)
+
+
+@contextmanager
+def pipeline(connection: Any | None = None) -> Iterator[None]:
+    """Sends the statements of the block to PostgreSQL without waiting for each answer (psycopg's pipeline mode).
+
+    Use it inside the transaction, around the writes, so that the COMMIT and what runs on
+    commit come after it: a statement whose rows are fetched still waits (the fetch syncs),
+    and the block's end waits for the rest. A transaction that locks a row, reads what it
+    needs and then only writes thus makes three round trips before its COMMIT: BEGIN with the
+    lock, each fetch, and the writes at the end of the block, whose errors come out there.
+    Within the block the ORM's ``save()`` of an existing row cannot be used (it needs the row
+    count at once): ``row_update`` can. The primary keys of rows inserted with
+    ``row_insert(..., pk_later=True)`` are set when the block ends. Elsewhere than on
+    PostgreSQL, nothing changes.
+    """
+    connection = connection or _connection()
+    if connection.vendor != "postgresql" or _in_pipeline(connection):
+        yield
+        return
+    connection.ensure_connection()
+    later: list[Callable[[], None]] = []
+    connection._sqlrows_later = later
+    try:
+        with connection.wrap_database_errors, connection.connection.pipeline():
+            yield
+    finally:
+        connection._sqlrows_later = None
+    for step in later:
+        step()
+
+
+def _in_pipeline(connection: Any) -> bool:
+    return getattr(connection, "_sqlrows_later", None) is not None
 
 
 def _key(connection: Any, *parts: Any) -> tuple:
@@ -83,15 +118,28 @@ def _insert_plan(model: type[Model], connection: Any) -> _Insert:
     return plan
 
 
-def row_insert(instance: Model) -> Model:
-    """Inserts the instance as a new row (its auto primary key is set from the database)."""
+def row_insert(instance: Model, *, pk_later: bool = False) -> Model:
+    """Inserts the instance as a new row (its auto primary key is set from the database).
+
+    With ``pk_later`` inside a ``pipeline`` the insert does not wait for its answer: the
+    primary key is set when the pipeline ends (until then it is None).
+    """
     connection = _connection(instance)
     model = type(instance)
     plan = _insert_plan(model, connection)
     values = [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in plan.fields]
-    rows = cursor(connection)
+    later = pk_later and plan.returning and _in_pipeline(connection)
+    if later:
+        from django.db.backends.postgresql.base import ServerBindingCursor
+
+        own = ServerBindingCursor(connection.connection)  # its own, so that the answer is kept
+        rows = connection.make_debug_cursor(own) if connection.queries_logged else connection.make_cursor(own)
+    else:
+        rows = cursor(connection)
     rows.execute(plan.sql, values)
-    if plan.auto_pk is not None:
+    if later:
+        connection._sqlrows_later.append(lambda: setattr(instance, plan.auto_pk.attname, own.fetchone()[0]))
+    elif plan.auto_pk is not None:
         if plan.returning:
             pk = rows.fetchone()[0]
         else:
@@ -123,7 +171,9 @@ def row_update(instance: Model, update_fields: Sequence[str]) -> None:
     values.append(instance._meta.pk.get_db_prep_value(instance.pk, connection))
     rows = cursor(connection)
     rows.execute(sql, values)
-    if rows.rowcount != 1:
+    # In a pipeline the count is known only at the sync (-1 until then); the callers there hold
+    # the row locked in the same transaction.
+    if rows.rowcount != 1 and not (rows.rowcount == -1 and _in_pipeline(connection)):
         raise DatabaseError(f"{model.__name__} {instance.pk}: the update wrote {rows.rowcount} rows, not 1.")
 
 

@@ -439,7 +439,7 @@ def record_move(game: Game, state: dict[str, Any], position: Position, move: Eng
         captures=list(move.captures), crowns=move.crowns, moved_man=moved_man, fen_after=fen_after,
         recorded_by=actor if actor is not None and actor.is_authenticated else None,
         recorded_at=entry.created_at, log_entry=entry,
-    ))
+    ), pk_later=True)
     # Constraints on the mover are met by this move; they end with it.
     state["constraints"] = [c for c in state["constraints"] if c["side"] != side]
     return record, entry, after
@@ -514,6 +514,12 @@ def game_move_record(*, acting_user: Any, game_id: int, move: str, ply: int | No
 
 @transaction.atomic
 def _game_move_record(*, acting_user: Any, game_id: int, move: str, ply: int | None, note: str) -> MoveOutcome:
+    # BEGIN goes with the lock, the move and the game update go together (then the COMMIT)
+    with sqlrows.pipeline():
+        return _game_move_record_locked(acting_user=acting_user, game_id=game_id, move=move, ply=ply, note=note)
+
+
+def _game_move_record_locked(*, acting_user: Any, game_id: int, move: str, ply: int | None, note: str) -> MoveOutcome:
     game = game_lock(game_id)
     authorise_staff(game, acting_user)
     start_if_scheduled(game, acting_user)

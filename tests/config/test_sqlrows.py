@@ -85,3 +85,48 @@ def test_hot_statements_are_prepared_on_postgresql_after_two_runs(new_game, refe
             assert any('FROM "games_game" g' in text and "FOR UPDATE" in text for text in prepared), prepared
         else:
             assert sqlrows.for_update_of("g", connection) == ""  # SQLite: writers serialised at BEGIN
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_in_a_pipeline_gets_its_keys_and_links_when_the_block_ends(new_game, referee):  # noqa: F811
+    from games.services import game_move_record
+
+    game = new_game()
+    outcome = game_move_record(acting_user=referee, game_id=game.pk, move="11-15", ply=1)
+    stored = Move.objects.select_related("log_entry").get(game=game, ply=1)
+    assert outcome.move.pk == stored.pk and stored.log_entry.kind == "move" and stored.log_entry.ply == 1
+    assert Game.objects.get(pk=game.pk).ply == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_failed_write_in_a_pipeline_rolls_the_whole_transaction_back(new_game, referee):  # noqa: F811
+    from django.db import IntegrityError
+
+    game = new_game()
+    entries = LogEntry.objects.filter(game=game).count()
+
+    def entry(seq: int) -> LogEntry:
+        return LogEntry(game=game, seq=seq, kind="system", created_at=game.created_at, ply=0, fen=game.fen,
+                        prev_hash="0" * 64, hash="1" * 64)
+
+    with pytest.raises(IntegrityError), transaction.atomic(), sqlrows.pipeline():
+        assert sqlrows._in_pipeline(connection) == (connection.vendor == "postgresql")
+        sqlrows.row_insert(entry(game.log_seq + 1))
+        sqlrows.row_insert(entry(game.log_seq + 1), pk_later=True)  # the same seq: refused at the block's end
+    assert LogEntry.objects.filter(game=game).count() == entries
+    outcome_game = Game.objects.get(pk=game.pk)
+    assert outcome_game.log_seq == game.log_seq  # and the connection is usable again
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_clocked_move_in_a_pipeline_reads_the_clock_and_runs_it_for_the_opponent(new_game, referee, director):  # noqa: F811
+    from arbitration.models import GameClock
+    from arbitration.services import ruling_issue
+    from games.services import game_move_record
+
+    game = new_game(clock={"control": "per-move"})
+    ruling_issue(acting_user=director, game_id=game.pk, kind="clock_start", side="", note="", payload={})
+    game_move_record(acting_user=referee, game_id=game.pk, move="11-15", ply=1)
+    clock = GameClock.objects.get(game_id=game.pk)
+    assert (clock.state["status"], clock.state["side"], clock.state["ply"]) == ("running", "white", 1)
+    assert clock.deadline is not None
