@@ -106,13 +106,22 @@ class Client:
     """
 
     def __init__(self, port: int, token: str) -> None:
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=30)
-        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.port = port
+        self.sock: socket.socket | None = None
         self.head = (f"Host: 127.0.0.1:{port}\r\nAuthorization: Token {token}\r\n"
                      "Content-Type: application/json\r\n").encode()
         self.buffer = b""
 
+    def close(self) -> None:
+        if self.sock is not None:
+            self.sock.close()
+            self.sock = None
+
     def post(self, path: str, body: dict, *, decode: bool = True) -> tuple[int, dict]:
+        if self.sock is None:  # (re)connect: the server closes after each answer unless it keeps alive
+            self.sock = socket.create_connection(("127.0.0.1", self.port), timeout=30)
+            self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            self.buffer = b""
         payload = json.dumps(body).encode()
         self.sock.sendall(b"POST " + path.encode() + b" HTTP/1.1\r\n" + self.head
                           + b"Content-Length: " + str(len(payload)).encode() + b"\r\n\r\n" + payload)
@@ -125,6 +134,8 @@ class Client:
         while len(rest) < length:
             rest += self._receive()
         answer, self.buffer = rest[:length], rest[length:]
+        if any(line.lower().replace(b" ", b"") == b"connection:close" for line in lines[1:]):
+            self.close()
         return status, (json.loads(answer) if answer and (decode or status != 201) else {})
 
     def _receive(self) -> bytes:
@@ -144,8 +155,10 @@ def main() -> int:
     parser.add_argument("--rate", type=float, default=300.0,
                         help="moves/s in all for the paced phase after the flat-out one (0: none)")
     parser.add_argument("--min-plies", type=int, default=40)
+    parser.add_argument("--samples", default="", help="a file to append every move's (time, latency, client) to")
     parser.add_argument("--web-workers", type=int, default=3)
     parser.add_argument("--web-threads", type=int, default=4)
+    parser.add_argument("--gunicorn-args", default="", help="more gunicorn options, e.g. '--worker-connections 6'")
     parser.add_argument("--admin-url", default="postgresql://postgres@127.0.0.1:5432/postgres")
     args = parser.parse_args()
 
@@ -168,7 +181,7 @@ def main() -> int:
     port = free_port()
     command = [sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{port}",
                "--workers", str(args.web_workers), "--worker-class", "gthread", "--threads", str(args.web_threads),
-               "--keep-alive", "10", "--log-level", "warning"]
+               "--keep-alive", "10", "--log-level", "warning", *args.gunicorn_args.split()]
     server = subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True)
     try:
         deadline = time.monotonic() + 60
@@ -193,13 +206,15 @@ def main() -> int:
                 print(f"creating a game failed: {status} {body}", file=sys.stderr)
                 return 1
             game_ids.append(body["id"])
+        setup.close()
 
         pending = list(zip(game_ids, games, strict=True))
         phases = [("flat out", 0.0)] + ([(f"paced at {args.rate:g} moves/s", args.rate)] if args.rate else [])
         results = []
         for label, rate in phases:
             phase = run_phase(port, referee_token, pending, clients=args.clients, rate=rate,
-                              warmup=args.warmup, seconds=args.seconds, server_group=server.pid)
+                              warmup=args.warmup, seconds=args.seconds, server_group=server.pid,
+                              samples_file=args.samples)
             if phase is None:
                 return 2
             results.append((label, phase))
@@ -233,7 +248,7 @@ def main() -> int:
 
 
 def run_phase(port: int, token: str, pending: list[tuple[int, list[str]]], *, clients: int, rate: float,
-              warmup: float, seconds: float, server_group: int) -> dict | None:
+              warmup: float, seconds: float, server_group: int, samples_file: str = "") -> dict | None:
     """Has ``clients`` referees post moves (flat out, or ``rate`` moves/s in all) and measures a window.
 
     Each referee takes games from ``pending`` one after the other and posts every move with its
@@ -251,6 +266,12 @@ def run_phase(port: int, token: str, pending: list[tuple[int, list[str]]], *, cl
 
     def referee(number: int) -> None:
         client = Client(port, token)
+        try:
+            play(number, client)
+        finally:
+            client.close()  # the server is not left holding the connection for the next phase
+
+    def play(number: int, client: Client) -> None:
         barrier.wait()
         due = time.perf_counter() + (interval * number / clients if rate else 0.0)
         while not stop.is_set():
@@ -275,7 +296,7 @@ def run_phase(port: int, token: str, pending: list[tuple[int, list[str]]], *, cl
                     errors.append(f"game {game_id} ply {ply} {move}: {status} {body}")
                     return
                 with lock:
-                    samples.append((finished, finished - started))
+                    samples.append((finished, finished - started, number))
 
     threads = [threading.Thread(target=referee, args=(n,), daemon=True) for n in range(clients)]
     for thread in threads:
@@ -291,7 +312,12 @@ def run_phase(port: int, token: str, pending: list[tuple[int, list[str]]], *, cl
     if any("ran out of games" in error for error in errors):
         print(errors[0], file=sys.stderr)
         return None
-    inside = [latency for finished, latency in samples if window["start"] <= finished < window["end"]]
+    inside = [latency for finished, latency, _client in samples if window["start"] <= finished < window["end"]]
+    if samples_file:
+        with open(samples_file, "a") as out:
+            out.write(f"# rate {rate}\n")
+            out.writelines(f"{finished - window['start']:.4f} {latency:.4f} {client}\n"
+                           for finished, latency, client in samples)
     return {
         "latencies": inside, "elapsed": window["end"] - window["start"], "errors": errors,
         "cpu": {name: cpu_after[name] - cpu_before[name] for name in cpu_after},
