@@ -63,7 +63,8 @@ class ClocksSerializer(serializers.Serializer):
 
 
 class GameStateSerializer(serializers.Serializer):
-    """The game-state JSON (GET /games/{id}/ and every successful move or ruling)."""
+    """The game-state JSON (GET /games/{id}/ and every successful move or ruling; a move's answer has
+    ``last_move`` instead of ``moves``)."""
 
     id = serializers.IntegerField()
     black = PlayerRefSerializer()
@@ -79,7 +80,9 @@ class GameStateSerializer(serializers.Serializer):
     side_to_move = serializers.CharField(help_text="black or white")
     ply = serializers.IntegerField()
     legal_moves = serializers.ListField(child=serializers.CharField())
-    moves = MoveRecordSerializer(many=True)
+    moves = MoveRecordSerializer(many=True, required=False,
+                                 help_text="The moves of the current line; not in the answer to a move.")
+    last_move = MoveRecordSerializer(required=False, help_text="Only in the answer to a move: the move recorded.")
     cautions = serializers.DictField(child=serializers.IntegerField())
     warnings = serializers.DictField(child=serializers.DictField(child=serializers.IntegerField()))
     open_choices = serializers.ListField(child=serializers.DictField())
