@@ -179,22 +179,9 @@ def game_referees(game: Game) -> list[tuple[int, str]]:
     """Returns the (id, username) of the game's referees, read once per game object."""
     cached = getattr(game, "_referee_rows", None)
     if cached is None:
-        cached = referee_rows(game.pk)
+        cached = list(game.referees.order_by("username").values_list("id", "username"))
         game._referee_rows = cached
     return cached
-
-
-def referee_rows(game_id: int) -> list[tuple[int, str]]:
-    """Returns the (id, username) of a game's referees, by username. One query."""
-    connection = connections[DEFAULT_DB_ALIAS]
-    qn = connection.ops.quote_name
-    User = get_user_model()
-    through = Game.referees.through._meta
-    return sqlrows.fetch(
-        f"SELECT u.{qn(User._meta.pk.column)}, u.{qn('username')} FROM {qn(User._meta.db_table)} u "
-        f"JOIN {qn(through.db_table)} r ON r.{qn('user_id')} = u.{qn(User._meta.pk.column)} "
-        f"WHERE r.{qn('game_id')} = %s ORDER BY u.{qn('username')}", [game_id], connection,
-    )
 
 
 def is_staff_of(game: Game, user: Any) -> bool:
