@@ -46,7 +46,12 @@ def cursor(connection: Any) -> Any:
     kept = getattr(connection, "_sqlrows_cursor", None)
     if kept is None or kept.connection is not raw or kept.closed:
         kept = connection._sqlrows_cursor = ServerBindingCursor(raw)
-    return connection.make_debug_cursor(kept) if connection.queries_logged else connection.make_cursor(kept)
+    return _wrapped(connection, kept)
+
+
+def _wrapped(connection: Any, raw_cursor: Any) -> Any:
+    """Wraps a psycopg cursor as Django wraps its own (errors, query logging)."""
+    return connection.make_debug_cursor(raw_cursor) if connection.queries_logged else connection.make_cursor(raw_cursor)
 
 
 @contextmanager
@@ -133,7 +138,7 @@ def row_insert(instance: Model, *, pk_later: bool = False) -> Model:
         from django.db.backends.postgresql.base import ServerBindingCursor
 
         own = ServerBindingCursor(connection.connection)  # its own, so that the answer is kept
-        rows = connection.make_debug_cursor(own) if connection.queries_logged else connection.make_cursor(own)
+        rows = _wrapped(connection, own)
     else:
         rows = cursor(connection)
     rows.execute(plan.sql, values)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
@@ -49,8 +51,8 @@ class ReadOrSignedIn(BasePermission):
         return bool(request.user and request.user.is_authenticated)
 
 
-def _state_response(game: Game, request: Request, code: int = status.HTTP_200_OK) -> Response:
-    return Response(game_state(game, request.user), status=code)
+def _state_response(game: Game, request: Request, code: int = status.HTTP_200_OK, last_move: Any = None) -> Response:
+    return Response(game_state(game, request.user, last_move=last_move), status=code)
 
 
 @extend_schema_view(
@@ -94,7 +96,7 @@ class GameMovesView(APIView):
     )
     def post(self, request: Request, pk: int) -> Response:
         outcome = game_move_record(acting_user=request.user, game_id=pk, **move_request_data(request.data))
-        return Response(game_state(outcome.game, request.user, last_move=outcome.move), status=status.HTTP_201_CREATED)
+        return _state_response(outcome.game, request, status.HTTP_201_CREATED, last_move=outcome.move)
 
 
 class GameRulingsView(APIView):

@@ -289,12 +289,9 @@ def manage_status(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def manage_clock(request: HttpRequest, slug: str) -> HttpResponse:
     def act(t: Tournament) -> str:
-        form = ClockForm(request.POST)
-        if not form.is_valid():
-            raise services.InvalidInput("The clock form is incomplete: " + "; ".join(
-                f"{k}: {' '.join(v)}" for k, v in form.errors.items()))
+        cleaned = _cleaned(ClockForm(request.POST), "The clock form")
         t = services.tournament_update(acting_user=request.user, tournament=t,
-                                       clock_control=_clock_from(form.cleaned_data),
+                                       clock_control=_clock_from(cleaned),
                                        reason=request.POST.get("reason", ""))
         return f"Clock: {clock_text(t.clock_control)}; the games of rounds published from now on get it."
     return _act(request, slug, act)
@@ -320,6 +317,14 @@ def manage_entry_add(request: HttpRequest, slug: str) -> HttpResponse:
     return _act(request, slug, act)
 
 
+def _cleaned(form, what: str) -> dict:  # noqa: ANN001
+    """Returns the form's cleaned data, or refuses the action naming each field's errors."""
+    if not form.is_valid():
+        raise services.InvalidInput(f"{what} is incomplete: " + "; ".join(
+            f"{k}: {' '.join(v)}" for k, v in form.errors.items()))
+    return form.cleaned_data
+
+
 def _stale_note(tournament: Tournament) -> str:
     preview = Round.objects.filter(tournament=tournament, status=Round.Status.PREVIEW).first()
     if preview is None or tournament.status != Tournament.Status.RUNNING:
@@ -332,12 +337,9 @@ def _stale_note(tournament: Tournament) -> str:
 @require_POST
 def manage_player_add(request: HttpRequest, slug: str) -> HttpResponse:
     def act(t: Tournament) -> str:
-        form = PlayerForm(request.POST)
-        if not form.is_valid():
-            raise services.InvalidInput("The new player's form is incomplete: " + "; ".join(
-                f"{k}: {' '.join(v)}" for k, v in form.errors.items()))
+        cleaned = _cleaned(PlayerForm(request.POST), "The new player's form")
         with transaction.atomic():  # no new player left behind if the entry is refused
-            player = services.player_create(acting_user=request.user, **form.cleaned_data)
+            player = services.player_create(acting_user=request.user, **cleaned)
             services.entry_add(acting_user=request.user, tournament=t, player=player)
         return f"{player.name} is registered and entered.{_stale_note(t)}"
     return _act(request, slug, act)

@@ -27,6 +27,11 @@ def new_game(director, referee, players):
     return make
 
 
+def _refusal(error: Any) -> tuple[int, dict]:
+    """Returns (status, body) as the API answers the app error."""
+    return error.status_code, {"error": {"code": error.code, "message": error.message, "details": error.details}}
+
+
 class Desk:
     """Records moves and rulings as a user, through the services or the API; answers (status, body)."""
 
@@ -47,8 +52,7 @@ class Desk:
         try:
             game = call()
         except AppError as error:
-            return error.status_code, {"error": {"code": error.code, "message": error.message,
-                                                 "details": error.details}}
+            return _refusal(error)
         return 201, game_state(game_get(game.pk), self.user)
 
     def move(self, game_id: int, move: str, ply: int | None = None) -> tuple[int, dict]:
@@ -66,8 +70,7 @@ class Desk:
         try:
             outcome = game_move_record(acting_user=self.user, game_id=game_id, move=move, ply=ply)
         except AppError as error:
-            return error.status_code, {"error": {"code": error.code, "message": error.message,
-                                                 "details": error.details}}
+            return _refusal(error)
         # as the API answers a move: the move itself, not the whole list
         return 201, game_state(game_get(game_id), self.user, last_move=outcome.move)
 

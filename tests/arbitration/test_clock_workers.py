@@ -49,6 +49,17 @@ def start_clock(staff, game_id):
     ruling_issue(acting_user=staff[1], game_id=game_id, kind="clock_start")
 
 
+def started_games(staff, count: int, first_seconds: float) -> list[int]:
+    """Creates ``count`` per-move games, each 0.25 s longer than the last, and starts their clocks."""
+    game_ids = []
+    for n in range(count):
+        game = new_clocked_game(staff, {"control": "per-move", "move_seconds": first_seconds + n * 0.25,
+                                        "grace_seconds": 0.5})
+        start_clock(staff, game.pk)
+        game_ids.append(game.pk)
+    return game_ids
+
+
 def entries(game_id, kind):
     from arbitration.models import LogEntry
 
@@ -98,11 +109,7 @@ def test_time_is_called_and_the_loss_adjudicated_on_time_by_a_real_worker(staff,
 
 def test_a_worker_killed_with_sigkill_loses_nothing_and_another_doubles_nothing(staff, clock_workers):
     first = clock_workers()
-    games = []
-    for n in range(12):
-        game = new_clocked_game(staff, {"control": "per-move", "move_seconds": 1 + n * 0.25, "grace_seconds": 0.5})
-        start_clock(staff, game.pk)
-        games.append(game.pk)
+    games = started_games(staff, 12, 1)
     time.sleep(1.2)  # some deadlines have passed and been enforced, most are pending
     first.kill()
     second = clock_workers()
@@ -147,11 +154,7 @@ def redis_restart_empty() -> None:
 
 def test_redis_restarted_empty_loses_no_deadline(staff, clock_workers):
     worker = clock_workers()
-    games = []
-    for n in range(8):
-        game = new_clocked_game(staff, {"control": "per-move", "move_seconds": 1.5 + n * 0.25, "grace_seconds": 0.5})
-        start_clock(staff, game.pk)
-        games.append(game.pk)
+    games = started_games(staff, 8, 1.5)
     redis_restart_empty()
     assert wait_until(lambda: all_finished(games), timeout=20)
     assert_each_adjudicated_once(games)

@@ -15,9 +15,10 @@ from datetime import datetime
 
 import pytest
 
+from tests.support.browser import TEST_PASSWORD, sign_in
+
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-PASSWORD = "a-long-test-password"
 CLOCK = {"control": "per-move", "move_seconds": 2, "sole_capture_seconds": 1, "grace_seconds": 2}
 BROWSER_SKEW_MS = -90_000  # the referee's tablet is 90 s slow
 
@@ -65,22 +66,12 @@ def _game(referee_username: str):
     from games.services import game_create
     from tournaments.models import Player
 
-    director = user_create_with_role(username="td", password=PASSWORD, role="director")
+    director = user_create_with_role(username="td", password=TEST_PASSWORD, role="director")
     return game_create(
         acting_user=director, black=Player.objects.create(name="Agnes Calder"),
         white=Player.objects.create(name="Bram Okafor"), rule_set="standard", referees=[referee_username],
         clock=CLOCK,
     )
-
-
-def _sign_in(page, username: str) -> None:
-    from playwright.sync_api import expect
-
-    page.goto("/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-    expect(page.get_by_test_id("whoami")).to_contain_text(username)
 
 
 def _wait_for_sweeper(worker, timeout: float = 60.0) -> None:
@@ -115,7 +106,7 @@ def test_the_clocks_count_down_and_show_time_called_and_the_loss_by_delay_live(
     _wait_for_sweeper(worker)
 
     page.add_init_script(RECORDER % {"skew": BROWSER_SKEW_MS})
-    _sign_in(page, "ref")
+    sign_in(page, "ref")
     page.goto(f"/games/{game.id}/console")
     expect(page.get_by_test_id("game-status")).to_contain_text("Black to move")
     clocks = page.get_by_test_id("clocks")
@@ -229,7 +220,7 @@ def test_a_director_pauses_adjusts_and_resumes_the_clock_from_the_console(page, 
         white=Player.objects.create(name="Bram Okafor"), rule_set="standard",
         clock={"control": "per-move", "move_seconds": 300, "sole_capture_seconds": 60, "grace_seconds": 60},
     )
-    _sign_in(page, "td")
+    sign_in(page, "td")
     page.goto(f"/games/{game.id}/console")
     black = page.get_by_test_id("clock-black-time")
     expect(black).to_have_text("5:00")

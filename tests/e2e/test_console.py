@@ -5,9 +5,10 @@ import re
 
 import pytest
 
+from tests.support.browser import TEST_PASSWORD, sign_in
+
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-PASSWORD = "a-long-test-password"
 # Black: 5-9 (a sacrifice), White must take 13x6, then Black's man on 1 takes both: 1x10x19.
 SHORT_WIN_FEN = "B:W13,15:B1,5"
 
@@ -17,23 +18,13 @@ def _game(*, referee_username: str, start_fen: str = ""):
     from games.services import game_create
     from tournaments.models import Player
 
-    director = user_create_with_role(username="td", password=PASSWORD, role="director")
+    director = user_create_with_role(username="td", password=TEST_PASSWORD, role="director")
     black = Player.objects.create(name="Agnes Calder")
     white = Player.objects.create(name="Bram Okafor")
     return game_create(
         acting_user=director, black=black, white=white, rule_set="standard", referees=[referee_username],
         start_fen=start_fen,
     )
-
-
-def _sign_in(page, username: str) -> None:
-    from playwright.sync_api import expect
-
-    page.goto("/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-    expect(page.get_by_test_id("whoami")).to_contain_text(username)
 
 
 def test_a_referee_plays_a_short_game_to_a_win_by_clicking(page, make_user, tmp_path):
@@ -43,7 +34,7 @@ def test_a_referee_plays_a_short_game_to_a_win_by_clicking(page, make_user, tmp_
 
     make_user("ref1", "referee")
     game = _game(referee_username="ref1", start_fen=SHORT_WIN_FEN)
-    _sign_in(page, "ref1")
+    sign_in(page, "ref1")
     page.goto(f"/games/{game.id}/console")
 
     expect(page.get_by_test_id("game-status")).to_contain_text("Black to move")
@@ -111,7 +102,7 @@ def test_a_second_touch_offence_forfeits_the_game(page, make_user):
 
     make_user("ref2", "referee")
     game = _game(referee_username="ref2")
-    _sign_in(page, "ref2")
+    sign_in(page, "ref2")
     page.goto(f"/games/{game.id}/console")
     expect(page.get_by_test_id("game-status")).to_contain_text("Black to move")
 
@@ -157,7 +148,7 @@ def test_the_console_shows_a_move_recorded_elsewhere_and_refuses_a_stale_ply(pag
 
     referee = make_user("ref3", "referee")
     game = _game(referee_username="ref3")
-    _sign_in(page, "ref3")
+    sign_in(page, "ref3")
     page.goto(f"/games/{game.id}/console")
     expect(page.get_by_test_id("game-status")).to_contain_text("Black to move")
 

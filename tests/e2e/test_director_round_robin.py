@@ -6,6 +6,8 @@ import re
 
 import pytest
 
+from tests.support.browser import sign_in
+
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 PLAYERS = [("Agnes Calder", 1900), ("Bram Okafor", 1800), ("Cora Lindqvist", 1700), ("Declan Murray", 1600)]
@@ -22,11 +24,7 @@ def test_director_runs_a_four_player_round_robin_to_final_standings(page, make_u
         Player.objects.create(name=name, rating=rating, club="Test DC")
     strength = dict(PLAYERS)
 
-    page.goto("/accounts/login/")
-    page.get_by_label("Username").fill("td")
-    page.get_by_label("Password").fill("a-long-test-password")
-    page.get_by_role("button", name="Sign in").click()
-    expect(page.get_by_test_id("whoami")).to_contain_text("td")
+    sign_in(page, "td")
 
     # create the tournament on the dashboard
     page.goto("/tournaments/manage/")
