@@ -3,10 +3,11 @@
 Usage (from the project root, PostgreSQL on 127.0.0.1:5432)::
 
     .venv/bin/python benchmarks/api_moves.py [--pdn ../shared/data/pdn/OCA_2.0.pdn]
-        [--clients 16] [--games-per-client 4] [--web-workers 3] [--web-threads 4]
+        [--clients 16] [--games-per-client 24] [--web-workers 6] [--rate 300] [--seconds 20]
 
 It creates a scratch database ``draughts_bench`` (dropped and made anew), migrates it, starts
-gunicorn with the production settings (DEBUG off, PostgreSQL, gthread workers, keep-alive),
+the Procfile's web server with the production settings (DEBUG off, PostgreSQL; uWSGI's HTTP
+router with keep-alive in front of preforked workers, ``config/uwsgi.ini``),
 creates one game per client and round through ``POST /api/v1/games/``, and has each client
 thread referee its own games: every move of a real game from the PDN archive is posted to
 ``POST /api/v1/games/{id}/moves/`` with its ply, one after the other, on a kept-alive
@@ -26,6 +27,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -100,7 +102,7 @@ class Client:
     """A referee's kept-alive HTTP/1.1 connection to the server, as lean as a load generator should be.
 
     The clients share the two cores with the server, so a request is one prebuilt ``sendall``
-    and the answer is read by its Content-Length (gunicorn answers with one); the body is
+    and the answer is read by its Content-Length (the server answers with one); the body is
     decoded only when it is not the expected 201, so the clients cost a fraction of what
     ``http.client`` and a JSON decode per answer would.
     """
@@ -156,9 +158,9 @@ def main() -> int:
                         help="moves/s in all for the paced phase after the flat-out one (0: none)")
     parser.add_argument("--min-plies", type=int, default=40)
     parser.add_argument("--samples", default="", help="a file to append every move's (time, latency, client) to")
-    parser.add_argument("--web-workers", type=int, default=3)
-    parser.add_argument("--web-threads", type=int, default=4)
-    parser.add_argument("--gunicorn-args", default="", help="more gunicorn options, e.g. '--worker-connections 6'")
+    parser.add_argument("--web-workers", type=int, default=6, help="uWSGI worker processes (the Procfile's default)")
+    parser.add_argument("--web-threads", type=int, default=1, help="threads per worker (1: none)")
+    parser.add_argument("--server-args", default="", help="more uWSGI options, e.g. '--http-processes 2'")
     parser.add_argument("--admin-url", default="postgresql://postgres@127.0.0.1:5432/postgres")
     args = parser.parse_args()
 
@@ -179,10 +181,15 @@ def main() -> int:
         return 2
 
     port = free_port()
-    command = [sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{port}",
-               "--workers", str(args.web_workers), "--worker-class", "gthread", "--threads", str(args.web_threads),
-               "--keep-alive", "10", "--log-level", "warning", *args.gunicorn_args.split()]
-    server = subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True)
+    # The Procfile's web server: uWSGI's HTTP router and preforked workers, as config/uwsgi.ini sets them
+    command = [str(Path(sys.executable).with_name("uwsgi")), "--ini", str(ROOT / "config" / "uwsgi.ini"),
+               "--http", f"127.0.0.1:{port}", "--processes", str(args.web_workers),
+               *(["--threads", str(args.web_threads)] if args.web_threads > 1 else []),
+               "--disable-logging", *args.server_args.split()]
+    handle, server_log = tempfile.mkstemp(prefix="api_moves-server-", suffix=".log")
+    with os.fdopen(handle, "wb") as log_file:
+        server = subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True,
+                                  stdout=log_file, stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + 60
         while True:
@@ -190,8 +197,9 @@ def main() -> int:
                 with socket.create_connection(("127.0.0.1", port), timeout=1):
                     break
             except OSError:
-                if time.monotonic() > deadline:
-                    raise
+                if time.monotonic() > deadline or server.poll() is not None:
+                    print(f"the web server did not start; its log: {server_log}", file=sys.stderr)
+                    return 2
                 time.sleep(0.2)
 
         setup = Client(port, director_token)
@@ -224,7 +232,7 @@ def main() -> int:
 
     queries = queries_per_move(games[0], players[0].id, players[1].id)
     print(f"machine: {os.cpu_count()} cores, Python {platform.python_version()}, PostgreSQL, "
-          f"gunicorn {args.web_workers} workers x {args.web_threads} threads (gthread)")
+          f"uWSGI HTTP router, {args.web_workers} workers x {args.web_threads} thread(s)")
     print(f"clients: {args.clients}, each refereeing its own real games from {args.pdn.name}; "
           f"{args.warmup:g} s warm-up, then {args.seconds:g} s measured")
     failed = False
@@ -244,6 +252,10 @@ def main() -> int:
                   + f" (machine busy {100 * sum(cpu.values()) / phase['elapsed'] / (os.cpu_count() or 1):.0f}%)")
     print(f"queries per move request: mean {statistics.fmean(queries):.1f}, max {max(queries)} "
           f"(over the {len(queries)} moves of one game)")
+    if failed:
+        print(f"the web server's log: {server_log}")
+    else:
+        Path(server_log).unlink(missing_ok=True)
     return 1 if failed else 0
 
 

@@ -1,0 +1,102 @@
+"""The Procfile's web process, as production runs it: uWSGI's HTTP router in front of preforked workers."""
+
+import http.client
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import worker_env
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def procfile_command(name: str) -> str:
+    for line in (ROOT / "Procfile").read_text().splitlines():
+        if line.startswith(f"{name}:"):
+            return line.split(":", 1)[1].strip()
+    raise AssertionError(f"the Procfile has no {name} process")
+
+
+@pytest.fixture
+def web_server(transactional_db, tmp_path):
+    """Starts the Procfile's ``web`` command (2 workers) on the test database; stops it with SIGTERM."""
+    port = free_port()
+    env = {
+        **os.environ, **worker_env(), "PORT": str(port), "WEB_CONCURRENCY": "2", "DJANGO_DEBUG": "0",
+        "ALLOWED_HOSTS": "127.0.0.1", "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+    }
+    log_path = tmp_path / "web.log"
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(["bash", "-c", f"exec {procfile_command('web')}"], cwd=ROOT, env=env,
+                                   stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                break
+        except OSError:
+            assert process.poll() is None and time.monotonic() < deadline, log_path.read_text()
+            time.sleep(0.2)
+    try:
+        yield port, process, log_path
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+
+def test_the_web_process_serves_the_api_on_kept_alive_connections_and_stops_on_sigterm(web_server):
+    from accounts.roles import Role
+    from accounts.services import token_issue, user_create_with_role
+    from tournaments.models import Player
+
+    port, process, log_path = web_server
+    Player.objects.create(name="Served Player")
+    director = user_create_with_role(username="web-director", password="x-web-password-1", role=Role.DIRECTOR)
+    token = token_issue(user=director)
+
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    connection.request("GET", "/api/v1/players/")
+    first = connection.getresponse()
+    body = json.loads(first.read())
+    assert first.status == 200 and not first.will_close
+    assert [row["name"] for row in body["results"]] == ["Served Player"]
+    kept = connection.sock
+    connection.request("POST", "/api/v1/players/", body=json.dumps({"name": "Posted Player"}),
+                       headers={"Authorization": f"Token {token}", "Content-Type": "application/json"})
+    created = connection.getresponse()
+    assert created.status == 201, created.read()
+    assert json.loads(created.read())["name"] == "Posted Player"
+    assert connection.sock is kept  # the same connection: kept alive by the router
+    connection.request("POST", "/api/v1/players/", body=json.dumps({"name": "Anonymous"}),
+                       headers={"Content-Type": "application/json"})
+    refused = connection.getresponse()
+    assert refused.status == 401
+    assert json.loads(refused.read())["error"]["code"] == "not_authenticated"
+    connection.request("GET", "/api/v1/players/", headers={"Host": "evil.example"})
+    bad_host = connection.getresponse()
+    bad_host.read()
+    assert bad_host.status == 400
+    connection.close()
+    assert Player.objects.filter(name="Posted Player").exists()
+
+    os.killpg(process.pid, signal.SIGTERM)
+    assert process.wait(timeout=30) is not None
+    leftover = subprocess.run(["pgrep", "-g", str(process.pid)], capture_output=True, text=True)
+    assert leftover.stdout.strip() == "", "processes of the web server survived SIGTERM"
+    log = log_path.read_text()
+    assert '"POST /api/v1/players/ HTTP/1.1" 201' in log  # the access log line of each request
+    assert token not in log  # nothing sensitive logged
