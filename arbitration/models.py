@@ -61,7 +61,8 @@ class LogEntry(models.Model):
         TIME_CALL = "time_call", "Time called (Law 25)"
         SYSTEM = "system", "System note"
 
-    game = models.ForeignKey("games.Game", on_delete=models.PROTECT, related_name="log_entries")
+    # No index of its own: the unique (game, seq) and the (game, kind) indexes lead with the game.
+    game = models.ForeignKey("games.Game", on_delete=models.PROTECT, related_name="log_entries", db_index=False)
     seq = models.PositiveIntegerField()
     kind = models.CharField(max_length=32, choices=Kind.choices)
     side = models.CharField(max_length=5, blank=True, help_text="black, white, or empty.")
@@ -76,7 +77,8 @@ class LogEntry(models.Model):
     ply = models.PositiveIntegerField(help_text="Plies on the line of play after this entry.")
     fen = models.CharField(max_length=200, help_text="The position after this entry.")
     supersedes = models.ForeignKey(
-        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="superseded_by"
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="superseded_by",
+        db_index=False,  # almost always empty: indexed only where set (logentry_supersedes)
     )
     prev_hash = models.CharField(max_length=64)
     hash = models.CharField(max_length=64)
@@ -89,7 +91,10 @@ class LogEntry(models.Model):
             models.UniqueConstraint(fields=["game", "seq"], name="logentry_unique_seq"),
             models.CheckConstraint(condition=models.Q(seq__gte=1), name="logentry_seq_positive"),
         ]
-        indexes = [models.Index(fields=["game", "kind"], name="logentry_game_kind")]
+        indexes = [
+            models.Index(fields=["game", "kind"], name="logentry_game_kind"),
+            models.Index(fields=["supersedes"], name="logentry_supersedes", condition=models.Q(supersedes__isnull=False)),
+        ]
 
     def __str__(self) -> str:
         return f"#{self.seq} {self.kind}"

@@ -155,11 +155,16 @@ class Move(models.Model):
         "arbitration.LogEntry", on_delete=models.PROTECT, related_name="move", null=True, blank=True
     )
     superseded_by = models.ForeignKey(
-        "arbitration.LogEntry", null=True, blank=True, on_delete=models.PROTECT, related_name="superseded_moves"
+        "arbitration.LogEntry", null=True, blank=True, on_delete=models.PROTECT, related_name="superseded_moves",
+        db_index=False,  # almost always empty: indexed only where set (move_superseded_by)
     )
 
     class Meta:
         ordering = ["game", "ply", "id"]
+        indexes = [
+            models.Index(fields=["superseded_by"], name="move_superseded_by",
+                         condition=models.Q(superseded_by__isnull=False)),
+        ]
         constraints = [
             models.UniqueConstraint(
                 fields=["game", "ply"], condition=models.Q(superseded_by__isnull=True), name="move_unique_live_ply"
