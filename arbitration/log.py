@@ -48,14 +48,15 @@ def entry_hash(content: str, prev_hash: str) -> str:
 def log_append(
     *, game: Any, kind: str, side: str = "", law: str = "", note: str = "", data: dict | None = None,
     actor: Any = None, ply: int | None = None, fen: str | None = None, supersedes: LogEntry | None = None,
-    at: datetime | None = None,
+    at: datetime | None = None, pk_later: bool = False,
 ) -> LogEntry:
     """Appends an entry to the game's log and advances the game's chain head.
 
     The caller holds the game row locked (``select_for_update``) and saves ``log_seq`` and
     ``log_head`` with its other changes in the same transaction. ``ply`` and ``fen`` default to
     the game's current ones; ``at`` (the entry's time) defaults to now (clock events pass the
-    database's time).
+    database's time). With ``pk_later`` inside ``sqlrows.pipeline``, the entry's id is set when
+    the pipeline ends; a row that refers to it meanwhile uses ``entry_id_sql``.
     """
     seq = game.log_seq + 1
     prev_hash = game.log_head or GENESIS_HASH
@@ -73,10 +74,15 @@ def log_append(
         created_at=created_at, ply=ply, fen=fen, supersedes=supersedes, prev_hash=prev_hash,
         hash=entry_hash(content, prev_hash),
     )
-    entry.save()
+    entry.save(pk_later=pk_later)
     game.log_seq = seq
     game.log_head = entry.hash
     return entry
+
+
+def entry_id_sql(game_id: int, seq: int) -> tuple[str, list[int]]:
+    """Returns the SQL, with its parameters, of the id of the game's entry ``seq`` (for ``sqlrows.row_insert``)."""
+    return f'(SELECT "id" FROM "{LogEntry._meta.db_table}" WHERE "game_id" = %s AND "seq" = %s)', [game_id, seq]
 
 
 @dataclass(frozen=True)

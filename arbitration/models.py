@@ -99,15 +99,19 @@ class LogEntry(models.Model):
     def __str__(self) -> str:
         return f"#{self.seq} {self.kind}"
 
-    def save(self, *args, **kwargs):  # noqa: ANN002, ANN003
-        """Inserts the entry; refuses to update one that exists (the log is append-only)."""
+    def save(self, *args, pk_later: bool = False, **kwargs):  # noqa: ANN002, ANN003
+        """Inserts the entry; refuses to update one that exists (the log is append-only).
+
+        With ``pk_later`` inside ``sqlrows.pipeline`` the insert does not wait: the id is set
+        when the pipeline ends.
+        """
         if self.pk is not None or not self._state.adding:
             raise AppendOnlyError("the arbitration log is append-only: add a correction entry instead")
         if args or kwargs:
             kwargs["force_insert"] = True
             super().save(*args, **kwargs)
         else:
-            sqlrows.row_insert(self)  # the move path's insert, without the query compiler
+            sqlrows.row_insert(self, pk_later=pk_later)  # the move path's insert, without the query compiler
 
     def delete(self, *args, **kwargs):  # noqa: ANN002, ANN003
         raise AppendOnlyError("the arbitration log is append-only: add a correction entry instead")

@@ -55,18 +55,21 @@ def _wrapped(connection: Any, raw_cursor: Any) -> Any:
 
 
 @contextmanager
-def pipeline(connection: Any | None = None) -> Iterator[None]:
+def pipeline(connection: Any | None = None, *, commit: bool = False) -> Iterator[None]:
     """Sends the statements of the block to PostgreSQL without waiting for each answer (psycopg's pipeline mode).
 
-    Use it inside the transaction, around the writes, so that the COMMIT and what runs on
-    commit come after it: a statement whose rows are fetched still waits (the fetch syncs),
-    and the block's end waits for the rest. A transaction that locks a row, reads what it
-    needs and then only writes thus makes three round trips before its COMMIT: BEGIN with the
-    lock, each fetch, and the writes at the end of the block, whose errors come out there.
+    Use it inside the transaction, around the writes: a statement whose rows are fetched still
+    waits (the fetch syncs), and the block's end waits for the rest. A transaction that locks a
+    row, reads what it needs and then only writes thus makes two round trips: BEGIN with the
+    lock, and the writes at the end of the block, whose errors come out there. With ``commit``,
+    when the block is the whole of the outermost ``transaction.atomic`` block and that block
+    is to commit, the COMMIT goes with the writes (Django's own commit then finds nothing left
+    to do, and ``on_commit`` callbacks run after the block, outside pipeline mode); in a
+    savepoint, nothing is committed early.
     Within the block the ORM's ``save()`` of an existing row cannot be used (it needs the row
     count at once): ``row_update`` can. The primary keys of rows inserted with
-    ``row_insert(..., pk_later=True)`` are set when the block ends. Elsewhere than on
-    PostgreSQL, nothing changes.
+    ``row_insert(..., pk_later=True)`` are set when the block ends, and so is whatever is
+    handed to ``after_pipeline``. Elsewhere than on PostgreSQL, nothing changes.
     """
     connection = connection or _connection()
     if connection.vendor != "postgresql" or _in_pipeline(connection):
@@ -78,9 +81,27 @@ def pipeline(connection: Any | None = None) -> Iterator[None]:
     try:
         with connection.wrap_database_errors, connection.connection.pipeline():
             yield
+            if commit and _commits_next(connection):
+                # queued like the writes; the block's end (a Sync) waits for them all
+                connection.connection.cursor().execute("COMMIT", prepare=False)
     finally:
         connection._sqlrows_later = None
     for step in later:
+        step()
+
+
+def _commits_next(connection: Any) -> bool:
+    """Tells whether the current atomic block is the outermost one and will commit when it ends."""
+    return (connection.in_atomic_block and len(connection.atomic_blocks) == 1 and connection.commit_on_exit
+            and not connection.savepoint_ids and not connection.needs_rollback)
+
+
+def after_pipeline(step: Callable[[], None], connection: Any | None = None) -> None:
+    """Runs ``step`` when the current ``pipeline`` block has ended without error (at once outside one)."""
+    connection = connection or _connection()
+    if _in_pipeline(connection):
+        connection._sqlrows_later.append(step)
+    else:
         step()
 
 
@@ -106,16 +127,19 @@ class _Insert:
 _inserts: dict[tuple, _Insert] = {}
 
 
-def _insert_plan(model: type[Model], connection: Any) -> _Insert:
-    key = _key(connection, model)
+def _insert_plan(model: type[Model], connection: Any, expressions: dict[str, str]) -> _Insert:
+    key = _key(connection, model, tuple(sorted(expressions.items())))
     plan = _inserts.get(key)
     if plan is None:
         meta = model._meta
         qn = connection.ops.quote_name
         auto_pk = meta.pk if isinstance(meta.pk, _AUTO_FIELDS) else None
         fields = tuple(f for f in meta.concrete_fields if f is not auto_pk and not getattr(f, "generated", False))
+        unknown = set(expressions) - {f.attname for f in fields}
+        if unknown:
+            raise ValueError(f"{model.__name__} has no column {', '.join(sorted(unknown))} to insert")
         sql = (f"INSERT INTO {qn(meta.db_table)} ({', '.join(qn(f.column) for f in fields)}) "
-               f"VALUES ({', '.join(['%s'] * len(fields))})")
+               f"VALUES ({', '.join(expressions.get(f.attname, '%s') for f in fields)})")
         returning = auto_pk is not None and connection.features.can_return_columns_from_insert
         if returning:
             sql += f" RETURNING {qn(auto_pk.column)}"
@@ -123,16 +147,27 @@ def _insert_plan(model: type[Model], connection: Any) -> _Insert:
     return plan
 
 
-def row_insert(instance: Model, *, pk_later: bool = False) -> Model:
+def row_insert(instance: Model, *, pk_later: bool = False,
+               expressions: dict[str, tuple[str, Sequence[Any]]] | None = None) -> Model:
     """Inserts the instance as a new row (its auto primary key is set from the database).
 
     With ``pk_later`` inside a ``pipeline`` the insert does not wait for its answer: the
-    primary key is set when the pipeline ends (until then it is None).
+    primary key is set when the pipeline ends (until then it is None). ``expressions`` gives
+    columns (by attribute name, e.g. ``log_entry_id``) as SQL with its parameters instead of
+    the instance's values: a key of a row inserted just before in the same pipeline, say,
+    which the database knows and the instance does not yet (the instance's attribute is left
+    as it is).
     """
     connection = _connection(instance)
     model = type(instance)
-    plan = _insert_plan(model, connection)
-    values = [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in plan.fields]
+    expressions = expressions or {}
+    plan = _insert_plan(model, connection, {name: sql for name, (sql, _) in expressions.items()})
+    values = []
+    for f in plan.fields:
+        if f.attname in expressions:
+            values.extend(expressions[f.attname][1])
+        else:
+            values.append(f.get_db_prep_save(f.pre_save(instance, True), connection))
     later = pk_later and plan.returning and _in_pipeline(connection)
     if later:
         from django.db.backends.postgresql.base import ServerBindingCursor

@@ -51,7 +51,7 @@ from arbitration.errors import (
     PlyConflict,
     RulingRequired,
 )
-from arbitration.log import log_append
+from arbitration.log import entry_id_sql, log_append
 from arbitration.models import LogEntry
 from arbitration.timecontrol import ClockControl, ClockControlError
 from config import sqlrows
@@ -419,14 +419,16 @@ def record_move(game: Game, state: dict[str, Any], position: Position, move: Eng
     game.ply = ply
     game.fen = fen_after
     game._position = after  # the state answered after the move needs not parse the FEN again
+    # In the move's pipeline neither insert waits: the move refers to its entry by (game, seq)
     entry = log_append(game=game, kind=LogEntry.Kind.MOVE, side=side, note=note, data=data, actor=actor,
-                       ply=ply, fen=fen_after)
+                       ply=ply, fen=fen_after, pk_later=True)
     record = sqlrows.row_insert(Move(
         game=game, ply=ply, side=side, pdn=move.pdn(), entered=entered.strip()[:80], path=list(move.path),
         captures=list(move.captures), crowns=move.crowns, moved_man=moved_man, fen_after=fen_after,
         recorded_by=actor if actor is not None and actor.is_authenticated else None,
         recorded_at=entry.created_at, log_entry=entry,
-    ), pk_later=True)
+    ), pk_later=True, expressions={"log_entry_id": entry_id_sql(game.pk, entry.seq)})
+    sqlrows.after_pipeline(lambda: setattr(record, "log_entry_id", entry.pk))
     # Constraints on the mover are met by this move; they end with it.
     state["constraints"] = [c for c in state["constraints"] if c["side"] != side]
     return record, entry, after
@@ -501,8 +503,8 @@ def game_move_record(*, acting_user: Any, game_id: int, move: str, ply: int | No
 
 @transaction.atomic
 def _game_move_record(*, acting_user: Any, game_id: int, move: str, ply: int | None, note: str) -> MoveOutcome:
-    # BEGIN goes with the lock, the move and the game update go together (then the COMMIT)
-    with sqlrows.pipeline():
+    # BEGIN goes with the lock; the log entry, the move, the game update and the COMMIT go together
+    with sqlrows.pipeline(commit=True):
         return _game_move_record_locked(acting_user=acting_user, game_id=game_id, move=move, ply=ply, note=note)
 
 
