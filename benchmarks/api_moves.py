@@ -77,6 +77,12 @@ def cpu_seconds(server_group: int) -> dict[str, float]:
     return totals
 
 
+def stolen_seconds() -> float:
+    """Returns the CPU seconds the hypervisor has given to other machines so far (steal, /proc/stat)."""
+    fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()
+    return int(fields[8]) / os.sysconf("SC_CLK_TCK") if len(fields) > 8 else 0.0
+
+
 def real_games(path: Path, count: int, min_plies: int) -> list[list[str]]:
     """Returns the full-path moves of the first ``count`` valid games with enough plies."""
     from games.rules.pdn import PDNGame, _decode, replay, scan_games
@@ -249,7 +255,8 @@ def main() -> int:
                   f"max {1000 * latencies[-1]:.1f} ms, mean {1000 * statistics.fmean(latencies):.1f} ms")
             cpu = phase["cpu"]
             print("  CPU per move: " + ", ".join(f"{name} {1000 * used / moves:.2f} ms" for name, used in cpu.items())
-                  + f" (machine busy {100 * sum(cpu.values()) / phase['elapsed'] / (os.cpu_count() or 1):.0f}%)")
+                  + f" (machine busy {100 * sum(cpu.values()) / phase['elapsed'] / (os.cpu_count() or 1):.0f}%, "
+                  f"stolen by the hypervisor {100 * phase['stolen'] / phase['elapsed'] / (os.cpu_count() or 1):.0f}%)")
     print(f"queries per move request: mean {statistics.fmean(queries):.1f}, max {max(queries)} "
           f"(over the {len(queries)} moves of one game)")
     if failed:
@@ -315,9 +322,9 @@ def run_phase(port: int, token: str, pending: list[tuple[int, list[str]]], *, cl
         thread.start()
     barrier.wait()
     time.sleep(warmup)
-    window["start"], cpu_before = time.perf_counter(), cpu_seconds(server_group)
+    window["start"], cpu_before, steal_before = time.perf_counter(), cpu_seconds(server_group), stolen_seconds()
     time.sleep(seconds)
-    window["end"], cpu_after = time.perf_counter(), cpu_seconds(server_group)
+    window["end"], cpu_after, steal_after = time.perf_counter(), cpu_seconds(server_group), stolen_seconds()
     stop.set()
     for thread in threads:
         thread.join(timeout=60)
@@ -333,6 +340,7 @@ def run_phase(port: int, token: str, pending: list[tuple[int, list[str]]], *, cl
     return {
         "latencies": inside, "elapsed": window["end"] - window["start"], "errors": errors,
         "cpu": {name: cpu_after[name] - cpu_before[name] for name in cpu_after},
+        "stolen": steal_after - steal_before,
     }
 
 
