@@ -74,3 +74,29 @@ def test_a_director_registers_a_player(client_as, director, api_client):
         "id": player_id, "name": "Agnes Calder", "club": "Edinburgh DC",
         "federation": "", "federation_id": "", "rating": None, "rating_deviation": None,
     }
+
+
+def test_a_chunked_body_is_refused_411_not_read_as_empty(client, director):
+    # the test client sends no Content-Length when it sends no data: as a chunked body arrives
+    api = client.generic("POST", "/api/v1/players/", "", content_type="application/json",
+                         HTTP_TRANSFER_ENCODING="chunked")
+    assert "chunked" in assert_error_shape(api, 411, "length_required")["message"]
+    page = client.generic("POST", "/accounts/login/", "", content_type="application/x-www-form-urlencoded",
+                          HTTP_TRANSFER_ENCODING="chunked")
+    assert page.status_code == 411 and page["Content-Type"].startswith("text/plain")
+    sized = client.generic("POST", "/api/v1/players/", '{"name": "X"}', content_type="application/json",
+                           HTTP_TRANSFER_ENCODING="chunked")  # a Content-Length as well: read by it
+    assert_error_shape(sized, 401, "not_authenticated")
+
+
+def test_a_body_that_stops_short_is_a_400_in_the_error_shape_not_a_500(client_as, director, monkeypatch):
+    from django.core.handlers.wsgi import LimitedStream
+    from django.http import UnreadablePostError
+
+    def stalls(self, size=-1):
+        raise UnreadablePostError("error during read(20) on wsgi.input")
+
+    monkeypatch.setattr(LimitedStream, "read", stalls)
+    api = client_as(director)
+    response = api.post("/api/v1/players/", {"name": "Never Sent"}, format="json")
+    assert "stopped sending" in assert_error_shape(response, 400, "malformed_request")["message"]

@@ -100,3 +100,53 @@ def test_the_web_process_serves_the_api_on_kept_alive_connections_and_stops_on_s
     log = log_path.read_text()
     assert '"POST /api/v1/players/ HTTP/1.1" 201' in log  # the access log line of each request
     assert token not in log  # nothing sensitive logged
+
+
+def raw_exchange(port: int, head: bytes, body: bytes = b"", *, wait_for_continue: bool = False) -> list[bytes]:
+    """Sends a request by hand; returns the status lines received (an interim 100 first, if any)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=20) as sock:
+        sock.sendall(head)
+        received = b""
+        if wait_for_continue:
+            while b"\r\n\r\n" not in received:
+                chunk = sock.recv(65536)
+                assert chunk, "the server closed the connection instead of answering 100 Continue"
+                received += chunk
+        sock.sendall(body)
+        while received.count(b"\r\n\r\n") < (2 if wait_for_continue else 1) or not received.endswith(b"}"):
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            received += chunk
+    return [line for line in received.split(b"\r\n") if line.startswith(b"HTTP/1.1 ")] + [received]
+
+
+def test_bodies_announced_with_expect_chunked_or_stopping_short_get_clear_answers(web_server):
+    from accounts.roles import Role
+    from accounts.services import token_issue, user_create_with_role
+    from tournaments.models import Player
+
+    port, _process, _log = web_server
+    token = token_issue(user=user_create_with_role(username="web-director2", password="x-web-password-2",
+                                                   role=Role.DIRECTOR))
+    body = json.dumps({"name": "Expectant Player"}).encode()
+    head = (f"POST /api/v1/players/ HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Token {token}\r\n"
+            "Content-Type: application/json\r\n").encode()
+
+    # a client that asks before sending its body (curl does for large ones) is told to go on
+    interim, final, _ = raw_exchange(port, head + f"Content-Length: {len(body)}\r\nExpect: 100-continue\r\n\r\n"
+                                     .encode(), body, wait_for_continue=True)
+    assert interim.startswith(b"HTTP/1.1 100") and final.startswith(b"HTTP/1.1 201")
+    assert Player.objects.filter(name="Expectant Player").exists()
+
+    # a chunked body is refused as a whole, not read as empty
+    chunked = f"{len(body):x}\r\n".encode() + body + b"\r\n0\r\n\r\n"
+    status, answer = raw_exchange(port, head + b"Transfer-Encoding: chunked\r\n\r\n", chunked)
+    assert status.startswith(b"HTTP/1.1 411")
+    assert b'"code": "length_required"' in answer
+
+    # a body that stops short is the client's fault: 400 in the error shape, not a 500
+    status, answer = raw_exchange(port, head + f"Content-Length: {len(body) + 50}\r\n\r\n".encode(), body)
+    assert status.startswith(b"HTTP/1.1 400"), answer
+    assert b'"code": "malformed_request"' in answer
+    assert Player.objects.filter(name="Expectant Player").count() == 1
