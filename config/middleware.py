@@ -30,7 +30,9 @@ class RequestBodyGuard:
     empty and the request judged on nothing (a JSON body "missing its fields", say); and a
     client that announces a body and stops sending it makes the read fail (the server's socket
     timeout), which is the client's fault, not the server's. Both are answered in the API's
-    error shape under /api/, in plain text elsewhere.
+    error shape under /api/, in plain text elsewhere. (Under the Procfile's uWSGI the worker
+    reads the whole body before the application runs, and closes the connection of a body that
+    stops short itself; the 400 is for servers that hand the body over as it comes.)
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:

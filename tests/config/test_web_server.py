@@ -81,7 +81,9 @@ def test_the_web_process_serves_the_api_on_kept_alive_connections_and_stops_on_s
     assert created.status == 201, created.read()
     assert json.loads(created.read())["name"] == "Posted Player"
     assert connection.sock is kept  # the same connection: kept alive by the router
-    connection.request("POST", "/api/v1/players/", body=json.dumps({"name": "Anonymous"}),
+    # refused before its body is read (a large one, past the in-memory buffer): the connection
+    # still serves the next request
+    connection.request("POST", "/api/v1/players/", body=json.dumps({"name": "Anonymous", "club": "x" * 300_000}),
                        headers={"Content-Type": "application/json"})
     refused = connection.getresponse()
     assert refused.status == 401
@@ -145,8 +147,9 @@ def test_bodies_announced_with_expect_chunked_or_stopping_short_get_clear_answer
     assert status.startswith(b"HTTP/1.1 411")
     assert b'"code": "length_required"' in answer
 
-    # a body that stops short is the client's fault: 400 in the error shape, not a 500
-    status, answer = raw_exchange(port, head + f"Content-Length: {len(body) + 50}\r\n\r\n".encode(), body)
-    assert status.startswith(b"HTTP/1.1 400"), answer
-    assert b'"code": "malformed_request"' in answer
-    assert Player.objects.filter(name="Expectant Player").count() == 1
+    # a body that stops short is read before the application runs (post-buffering): after the
+    # server's socket timeout the connection is closed, and nothing was run or written
+    short = json.dumps({"name": "Never Whole"}).encode()
+    answer = raw_exchange(port, head + f"Content-Length: {len(short) + 50}\r\n\r\n".encode(), short)
+    assert answer == [b""]
+    assert not Player.objects.filter(name="Never Whole").exists()
