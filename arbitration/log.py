@@ -82,7 +82,10 @@ def log_append(
 
 def entry_id_sql(game_id: int, seq: int) -> tuple[str, list[int]]:
     """Returns the SQL, with its parameters, of the id of the game's entry ``seq`` (for ``sqlrows.row_insert``)."""
-    return f'(SELECT "id" FROM "{LogEntry._meta.db_table}" WHERE "game_id" = %s AND "seq" = %s)', [game_id, seq]
+    meta = LogEntry._meta
+    game_column, seq_column = meta.get_field("game").column, meta.get_field("seq").column
+    return (f'(SELECT "{meta.pk.column}" FROM "{meta.db_table}" WHERE "{game_column}" = %s AND "{seq_column}" = %s)',
+            [game_id, seq])
 
 
 @dataclass(frozen=True)

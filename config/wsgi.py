@@ -1,4 +1,4 @@
-"""WSGI entry point (gunicorn config.wsgi).
+"""WSGI entry point: ``config.wsgi:application``, which uWSGI serves (config/uwsgi.ini).
 
 The URLconf, and with it every view, serializer and the rules engine, is imported here rather
 than by the first request, and what is then in memory is moved out of the garbage collector's

@@ -13,14 +13,9 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import worker_env
+from tests.support.net import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def procfile_command(name: str) -> str:
