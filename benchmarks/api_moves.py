@@ -198,7 +198,7 @@ def main() -> int:
     command = [str(Path(sys.executable).with_name("uwsgi")), "--ini", str(ROOT / "config" / "uwsgi.ini"),
                "--http", f"127.0.0.1:{port}", "--processes", str(args.web_workers),
                *(["--threads", str(args.web_threads)] if args.web_threads > 1 else []),
-               "--disable-logging", *args.server_args.split()]
+               *args.server_args.split()]
     handle, server_log = tempfile.mkstemp(prefix="api_moves-server-", suffix=".log")
     with os.fdopen(handle, "wb") as log_file:
         server = subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True,
