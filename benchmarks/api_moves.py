@@ -12,8 +12,8 @@ creates one game per client and round through ``POST /api/v1/games/``, and has e
 thread referee its own games: every move of a real game from the PDN archive is posted to
 ``POST /api/v1/games/{id}/moves/`` with its ply, one after the other, on a kept-alive
 connection. It prints the moves per second sustained over the whole run, the latency
-percentiles of the move requests, whether the phase met the target (at least 300 moves/s with a
-p99 of at most 50 ms), the CPU each part used per move, and the number of database queries one
+percentiles of the move requests, whether the paced phase met the target (at least 300 moves/s
+with a p99 of at most 50 ms), the CPU each part used per move, and the number of database queries one
 move request makes (measured in this process through Django's test client on the same database).
 """
 
@@ -42,7 +42,8 @@ from _scratch import scratch_django  # noqa: E402
 DEFAULT_PDN = ROOT / ".." / "shared" / "data" / "pdn" / "OCA_2.0.pdn"
 BENCH_DB = "draughts_bench"
 # Issue 4's target on the 2-core machine: at least 300 moves/s sustained with a p99 latency of at
-# most 50 ms. A phase's rate counts as sustained within 1% (a window's edges cut a move or two).
+# most 50 ms, judged on a paced phase (the 16 clients posting on a schedule). A phase's rate counts
+# as sustained within 1% (a window's edges cut a move or two).
 TARGET_RATE, TARGET_P99 = 300.0, 0.050
 
 
@@ -260,9 +261,10 @@ def main() -> int:
             print(f"  latency: p50 {1000 * percentile(latencies, 0.50):.1f} ms, "
                   f"p95 {1000 * percentile(latencies, 0.95):.1f} ms, p99 {1000 * percentile(latencies, 0.99):.1f} ms, "
                   f"max {1000 * latencies[-1]:.1f} ms, mean {1000 * statistics.fmean(latencies):.1f} ms")
-            rate, p99 = moves / phase["elapsed"], percentile(latencies, 0.99)
-            verdict = "met" if rate >= 0.99 * TARGET_RATE and p99 <= TARGET_P99 else "not met"
-            print(f"  target (>= {TARGET_RATE:g} moves/s with p99 <= {1000 * TARGET_P99:g} ms): {verdict}")
+            if phase["rate"]:  # flat out, 16 clients wait 16 / throughput on average: not the target's measure
+                rate, p99 = moves / phase["elapsed"], percentile(latencies, 0.99)
+                verdict = "met" if rate >= 0.99 * TARGET_RATE and p99 <= TARGET_P99 else "not met"
+                print(f"  target (>= {TARGET_RATE:g} moves/s with p99 <= {1000 * TARGET_P99:g} ms): {verdict}")
             cpu = phase["cpu"]
             capacity = phase["elapsed"] * (os.cpu_count() or 1)
             others = max(0.0, phase["machine"]["busy"] - sum(cpu.values()))
@@ -350,7 +352,7 @@ def run_phase(port: int, token: str, pending: list[tuple[int, list[str]]], *, cl
             out.writelines(f"{finished - window['start']:.4f} {latency:.4f} {client}\n"
                            for finished, latency, client in samples)
     return {
-        "latencies": inside, "elapsed": window["end"] - window["start"], "errors": errors,
+        "latencies": inside, "elapsed": window["end"] - window["start"], "errors": errors, "rate": rate,
         "cpu": {name: cpu_after[name] - cpu_before[name] for name in cpu_after},
         "machine": {name: machine_after[name] - machine_before[name] for name in machine_after},
     }
