@@ -54,10 +54,10 @@ def free_port() -> int:
 
 
 
-def cpu_seconds(server_group: int) -> dict[str, float]:
-    """Returns the CPU seconds (user + system) used so far by the server, PostgreSQL and this process."""
+def process_seconds(server_group: int) -> dict[int, tuple[str, float]]:
+    """Returns each process's part (web server, PostgreSQL, clients) and CPU seconds (user + system) so far."""
     tick = os.sysconf("SC_CLK_TCK")
-    totals = {"web server": 0.0, "PostgreSQL sessions": 0.0, "PostgreSQL background": 0.0, "clients": 0.0}
+    found: dict[int, tuple[str, float]] = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
@@ -68,18 +68,50 @@ def cpu_seconds(server_group: int) -> dict[str, float]:
         comm = stat[stat.index("(") + 1:stat.rindex(")")]
         fields = stat[stat.rindex(")") + 2:].split()
         used = (int(fields[11]) + int(fields[12])) / tick
-        if int(entry.name) == os.getpid():
-            totals["clients"] += used
+        pid = int(entry.name)
+        if pid == os.getpid():
+            found[pid] = ("clients", used)
         elif int(fields[2]) == server_group:
-            totals["web server"] += used
+            found[pid] = ("web server", used)
         elif comm.startswith("postgres"):
             try:
                 title = (entry / "cmdline").read_bytes().decode(errors="replace")
             except OSError:
                 title = ""
-            session = BENCH_DB in title
-            totals["PostgreSQL sessions" if session else "PostgreSQL background"] += used
-    return totals
+            found[pid] = ("PostgreSQL sessions" if BENCH_DB in title else "PostgreSQL background", used)
+    return found
+
+
+class CpuMeter(threading.Thread):
+    """Measures the CPU each part uses over a window, also of processes that end inside it.
+
+    A database connection the web server recycles (``DATABASE_CONN_MAX_AGE``) ends its
+    PostgreSQL process, whose CPU would vanish from a sum read at the window's two ends; the
+    meter reads every process once a second and keeps each one's last reading. A process
+    started inside the window counts from zero.
+    """
+
+    def __init__(self, server_group: int) -> None:
+        super().__init__(daemon=True)
+        self.server_group = server_group
+        self.start_values = {pid: used for pid, (_part, used) in process_seconds(server_group).items()}
+        self.last: dict[int, tuple[str, float]] = {}
+        self.done = threading.Event()
+
+    def run(self) -> None:
+        while True:
+            self.last.update(process_seconds(self.server_group))
+            if self.done.wait(1.0):
+                break
+
+    def finish(self) -> dict[str, float]:
+        self.done.set()
+        self.join()
+        self.last.update(process_seconds(self.server_group))
+        totals = {"web server": 0.0, "PostgreSQL sessions": 0.0, "PostgreSQL background": 0.0, "clients": 0.0}
+        for pid, (part, used) in self.last.items():
+            totals[part] += used - self.start_values.get(pid, 0.0)
+        return totals
 
 
 def machine_seconds() -> dict[str, float]:
@@ -336,9 +368,11 @@ def run_phase(port: int, token: str, pending: list[tuple[int, list[str]]], *, cl
         thread.start()
     barrier.wait()
     time.sleep(warmup)
-    window["start"], cpu_before, machine_before = time.perf_counter(), cpu_seconds(server_group), machine_seconds()
+    meter = CpuMeter(server_group)
+    window["start"], machine_before = time.perf_counter(), machine_seconds()
+    meter.start()
     time.sleep(seconds)
-    window["end"], cpu_after, machine_after = time.perf_counter(), cpu_seconds(server_group), machine_seconds()
+    window["end"], cpu, machine_after = time.perf_counter(), meter.finish(), machine_seconds()
     stop.set()
     for thread in threads:
         thread.join(timeout=60)
@@ -353,7 +387,7 @@ def run_phase(port: int, token: str, pending: list[tuple[int, list[str]]], *, cl
                            for finished, latency, client in samples)
     return {
         "latencies": inside, "elapsed": window["end"] - window["start"], "errors": errors, "rate": rate,
-        "cpu": {name: cpu_after[name] - cpu_before[name] for name in cpu_after},
+        "cpu": cpu,
         "machine": {name: machine_after[name] - machine_before[name] for name in machine_after},
     }
 
