@@ -13,8 +13,9 @@ thread referee its own games: every move of a real game from the PDN archive is 
 ``POST /api/v1/games/{id}/moves/`` with its ply, one after the other, on a kept-alive
 connection. It prints the moves per second sustained over the whole run, the latency
 percentiles of the move requests, whether the paced phase met the target (at least 300 moves/s
-with a p99 of at most 50 ms), the CPU each part used per move, and the number of database queries one
-move request makes (measured in this process through Django's test client on the same database).
+with a p99 of at most 50 ms), the CPU each part used per move, and the number of database
+queries one move request makes (measured in this process through Django's test client on the
+same database).
 """
 
 from __future__ import annotations
@@ -99,10 +100,8 @@ class CpuMeter(threading.Thread):
         self.done = threading.Event()
 
     def run(self) -> None:
-        while True:
+        while not self.done.wait(1.0):
             self.last.update(process_seconds(self.server_group))
-            if self.done.wait(1.0):
-                break
 
     def finish(self) -> dict[str, float]:
         self.done.set()
