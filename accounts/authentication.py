@@ -2,7 +2,7 @@
 
 DRF's ``TokenAuthentication`` reads the token with its user (one query) and the roles cost one
 more the first time a permission asks; every write of the API asks. This class reads all three
-with one statement built once (``config.sqlrows``) and seeds ``accounts.roles.user_roles``.
+with one statement built once (``core.sqlrows``) and seeds ``accounts.roles.user_roles``.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from rest_framework import authentication, exceptions
 from rest_framework.authtoken.models import Token
 
 from accounts.roles import Role
-from config import sqlrows
+from core import sqlrows
 
 
 @lru_cache(maxsize=8)

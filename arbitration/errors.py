@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rest_framework import status
 
-from config.api import AppError
+from core.api import AppError
 
 
 class GameNotFound(AppError):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-from config import sqlrows
+from core import sqlrows
 
 
 class AppendOnlyError(RuntimeError):

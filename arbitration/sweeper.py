@@ -36,7 +36,7 @@ class ClockSweeper(threading.Thread):
     def run(self) -> None:
         from django.db import close_old_connections, connection
 
-        from arbitration.clocks import clock_sweep
+        from arbitration.delay import clock_sweep
 
         logger.info("clock sweeper started (every %.3f s)", self.interval)
         busy = False

@@ -56,9 +56,8 @@ def main() -> None:
 
     from accounts.services import user_create_with_role
     from arbitration.models import LogEntry
-    from arbitration.services import ruling_issue
+    from arbitration.services import game_create, ruling_issue
     from games.models import Game
-    from games.services import game_create
     from tests.support.celery_worker import WorkerProcess
     from tournaments.models import Player
 

@@ -4,7 +4,7 @@ from django.urls import path
 from rest_framework.routers import DefaultRouter
 
 from accounts.api import MeView
-from games.api import (
+from arbitration.api import (
     GameLogVerifySlashView,
     GameLogVerifyView,
     GameLogView,

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse, JsonResponse, UnreadablePostError
 
-from config.api import error_body
+from core.api import error_body
 
 logger = logging.getLogger(__name__)
 

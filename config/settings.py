@@ -67,6 +67,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "accounts",
+    "players",
     "games",
     "arbitration",
     "tournaments",
@@ -113,7 +114,7 @@ if _database_url:
             _database_url, conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "60"))
         )
     }
-    # The hot statements of config.sqlrows are prepared on the server after this many runs on a
+    # The hot statements of core.sqlrows are prepared on the server after this many runs on a
     # connection (the ORM's own statements never are). 0 turns it off, e.g. behind a pooler in
     # transaction mode that cannot keep prepared statements.
     _prepare_threshold = int(os.environ.get("DATABASE_PREPARE_THRESHOLD", "2"))
@@ -188,11 +189,11 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["accounts.roles.ReadOnlyOrDirector"],
-    "DEFAULT_PAGINATION_CLASS": "config.api.Pagination",
+    "DEFAULT_PAGINATION_CLASS": "core.api.Pagination",
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "config.api.exception_handler",
+    "EXCEPTION_HANDLER": "core.api.exception_handler",
     "DEFAULT_VERSIONING_CLASS": "rest_framework.versioning.NamespaceVersioning",
     "DEFAULT_VERSION": "v1",
     "ALLOWED_VERSIONS": ["v1"],

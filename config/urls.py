@@ -6,7 +6,7 @@ from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from config import views
-from config.api import json_not_found
+from core.api import json_not_found
 
 api_v1 = [
     path("schema/", SpectacularAPIView.as_view(api_version="v1"), name="schema"),
@@ -20,7 +20,7 @@ urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
-    path("games/", include("games.urls")),
+    path("games/", include("arbitration.urls")),
     path("tournaments/", include("tournaments.urls")),
     path("api/v1/", include((api_v1, "v1"), namespace="v1")),
     re_path(r"^api(?:/.*)?$", json_not_found),

@@ -7,8 +7,8 @@ from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from config.api import error_body
 from config.health import health_report
+from core.api import error_body
 
 
 @never_cache

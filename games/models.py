@@ -5,6 +5,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from games.rules import RuleSet as EngineRuleSet
+
 INITIAL_FEN = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
 
 
@@ -70,8 +72,8 @@ class Game(models.Model):
     round = models.ForeignKey(
         "tournaments.Round", null=True, blank=True, on_delete=models.CASCADE, related_name="games"
     )
-    black = models.ForeignKey("tournaments.Player", on_delete=models.PROTECT, related_name="games_as_black")
-    white = models.ForeignKey("tournaments.Player", on_delete=models.PROTECT, related_name="games_as_white")
+    black = models.ForeignKey("players.Player", on_delete=models.PROTECT, related_name="games_as_black")
+    white = models.ForeignKey("players.Player", on_delete=models.PROTECT, related_name="games_as_white")
     rule_set = models.CharField(max_length=16, choices=RuleSet.choices, default=RuleSet.STANDARD)
     progress_rule = models.CharField(
         max_length=24, choices=ProgressRule.choices, default=ProgressRule.FORTY_MOVE_NOTICE
@@ -127,6 +129,10 @@ class Game(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.status == self.Status.FINISHED
+
+    def engine_rules(self) -> EngineRuleSet:
+        """Returns the rules engine's rule set for the game."""
+        return EngineRuleSet(self.rule_set)
 
 
 class Move(models.Model):

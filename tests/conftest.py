@@ -13,6 +13,25 @@ import pytest
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
+@pytest.fixture(autouse=True)
+def celery_tasks_in_process(request):
+    """Runs the Celery tasks the code under test sends in the test's own process, at once.
+
+    A test about the workers (marked ``celery``) sends them to the real broker instead, where
+    a real worker process (``celery_worker``) takes them.
+    """
+    from config.celery import app
+
+    if request.node.get_closest_marker("celery"):
+        yield
+        return
+    app.conf.task_always_eager = True
+    try:
+        yield
+    finally:
+        app.conf.task_always_eager = False
+
+
 @pytest.fixture
 def make_user(db):
     """Returns a factory of users with a role and a known password."""

@@ -5,18 +5,11 @@ from tournaments.models import (
     Entry,
     Match,
     MatchGame,
-    Player,
     RatingHistory,
     Round,
     Tournament,
     TournamentLog,
 )
-
-
-@admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
-    list_display = ("name", "club", "federation", "federation_id", "rating", "user")
-    search_fields = ("name", "club", "federation_id")
 
 
 class EntryInline(admin.TabularInline):

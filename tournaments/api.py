@@ -12,7 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.serializers import ErrorBodySerializer
+from arbitration.serializers import ErrorBodySerializer
 from tournaments import selectors, services
 from tournaments.csv_import import CSVFormatError, players_import
 from tournaments.models import Entry, Player, Round, Tournament

@@ -440,7 +440,7 @@ def standings_csv(tournament: Tournament) -> str:
 
 def tournament_pdn(tournament: Tournament) -> str:
     """Returns every game of the tournament as one PDN file, in round, board and game order."""
-    from games.pdn_export import game_pdn
+    from arbitration.pdn_export import game_pdn
 
     return "\n".join(game_pdn(game).rstrip("\n") + "\n" for game in tournament_games(tournament))
 

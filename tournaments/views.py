@@ -20,7 +20,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.roles import is_director
-from config.api import AppError
+from core.api import AppError
 from games.models import Game, ProgressRule, RuleSet
 from tournaments import selectors, services
 from tournaments.models import Entry, Player, Round, Tournament

@@ -18,7 +18,7 @@ def players(db):
 @pytest.fixture
 def new_game(director, referee, players):
     """Returns a factory of games between the two players, the ``ref`` user assigned."""
-    from games.services import game_create
+    from arbitration.services import game_create
 
     def make(**options: Any):
         options.setdefault("referees", [referee.username])
@@ -46,8 +46,9 @@ class Desk:
         return Desk(self.via, user, self.client)
 
     def _service(self, call) -> tuple[int, dict]:  # noqa: ANN001
-        from config.api import AppError
-        from games.selectors import game_get, game_state
+        from arbitration.selectors import game_state
+        from core.api import AppError
+        from games.selectors import game_get
 
         try:
             game = call()
@@ -63,9 +64,10 @@ class Desk:
                 body["ply"] = ply
             response = self.client.post(f"/api/v1/games/{game_id}/moves/", body, format="json")
             return response.status_code, response.json()
-        from config.api import AppError
-        from games.selectors import game_get, game_state
-        from games.services import game_move_record
+        from arbitration.selectors import game_state
+        from arbitration.services import game_move_record
+        from core.api import AppError
+        from games.selectors import game_get
 
         try:
             outcome = game_move_record(acting_user=self.user, game_id=game_id, move=move, ply=ply)
@@ -97,7 +99,8 @@ class Desk:
         return body
 
     def state(self, game_id: int) -> dict:
-        from games.selectors import game_get, game_state
+        from arbitration.selectors import game_state
+        from games.selectors import game_get
 
         return game_state(game_get(game_id), self.user)
 

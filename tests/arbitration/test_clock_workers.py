@@ -36,7 +36,7 @@ def staff(db):
 
 
 def new_clocked_game(staff, clock):
-    from games.services import game_create
+    from arbitration.services import game_create
 
     director, referee, players = staff
     return game_create(acting_user=director, black=players[0], white=players[1], referees=[referee.username],
@@ -164,7 +164,7 @@ def test_redis_restarted_empty_loses_no_deadline(staff, clock_workers):
 def _sweep_for(barrier: threading.Barrier, seconds: float) -> None:
     from django.db import connection
 
-    from arbitration.clocks import clock_sweep
+    from arbitration.delay import clock_sweep
 
     barrier.wait()
     try:
@@ -179,8 +179,8 @@ def _sweep_for(barrier: threading.Barrier, seconds: float) -> None:
 def _move_after(barrier: threading.Barrier, delay: float, user, game_id: int, answer: dict) -> None:  # noqa: ANN001
     from django.db import connection
 
-    from config.api import AppError
-    from games.services import game_move_record
+    from arbitration.services import game_move_record
+    from core.api import AppError
 
     barrier.wait()
     time.sleep(delay)
@@ -198,7 +198,8 @@ def test_a_move_racing_the_loss_gets_one_consistent_outcome(staff):
     """Threads on PostgreSQL: a sweeper and a move at the instant the loss falls due."""
     from django.db import connection
 
-    from arbitration.clocks import clock_sweep, db_now
+    from arbitration.clocks import db_now
+    from arbitration.delay import clock_sweep
     from arbitration.models import GameClock
     from arbitration.services import ruling_issue
     from games.models import Game

@@ -110,7 +110,7 @@ def test_sole_capture_gives_the_shorter_limit(desk, clocked):
 
 
 def test_time_is_called_by_the_sweep_and_a_move_within_the_grace_is_recorded_after_it(desk, clocked):
-    from arbitration.clocks import clock_sweep
+    from arbitration.delay import clock_sweep
 
     game = clocked()
     desk.rule(game.pk, "clock_start")
@@ -142,8 +142,9 @@ def test_a_move_after_the_grace_is_refused_and_the_loss_by_delay_recorded_once(d
 
 
 def test_enforcement_twice_adjudicates_once(clocked, referee):
-    from arbitration.clocks import clock_enforce, clock_sweep, db_now
-    from games.services import game_lock
+    from arbitration.clocks import db_now
+    from arbitration.delay import clock_enforce, clock_sweep
+    from arbitration.persistence import game_lock
 
     game = clocked()
     from arbitration.services import ruling_issue
@@ -159,7 +160,7 @@ def test_enforcement_twice_adjudicates_once(clocked, referee):
 
 
 def test_the_loss_entry_records_the_deadline_and_the_lateness(clocked, referee):
-    from arbitration.clocks import clock_sweep
+    from arbitration.delay import clock_sweep
     from arbitration.models import LogEntry
     from arbitration.services import ruling_issue
 
@@ -185,7 +186,7 @@ def test_a_ruling_after_the_loss_fell_due_is_refused(desk, clocked):
 
 
 def test_pause_stops_every_deadline_and_resume_keeps_what_was_left(desk, clocked):
-    from arbitration.clocks import clock_sweep
+    from arbitration.delay import clock_sweep
 
     game = clocked()
     desk.rule(game.pk, "clock_start")
@@ -244,7 +245,7 @@ def test_moves_in_time_arithmetic_through_the_service(desk, clocked):
 
 
 def test_moves_in_time_loses_without_a_time_call(desk, clocked):
-    from arbitration.clocks import clock_sweep
+    from arbitration.delay import clock_sweep
 
     game = clocked({"control": "moves-in-time", "moves": 30, "seconds": 60})
     desk.rule(game.pk, "clock_start")

@@ -9,7 +9,7 @@ from django.db import connection
 
 from arbitration.log import GENESIS_HASH, log_verify
 from arbitration.models import AppendOnlyError, LogEntry
-from games.services import game_move_record
+from arbitration.services import game_move_record
 
 pytestmark = pytest.mark.django_db
 

@@ -63,7 +63,7 @@ def _seconds(text: str) -> float:
 
 def _game(referee_username: str):
     from accounts.services import user_create_with_role
-    from games.services import game_create
+    from arbitration.services import game_create
     from tournaments.models import Player
 
     director = user_create_with_role(username="td", password=TEST_PASSWORD, role="director")
@@ -211,7 +211,7 @@ def test_a_director_pauses_adjusts_and_resumes_the_clock_from_the_console(page, 
     from playwright.sync_api import expect
 
     from arbitration.models import LogEntry
-    from games.services import game_create
+    from arbitration.services import game_create
     from tournaments.models import Player
 
     director = make_user("td", "director")

@@ -15,7 +15,7 @@ SHORT_WIN_FEN = "B:W13,15:B1,5"
 
 def _game(*, referee_username: str, start_fen: str = ""):
     from accounts.services import user_create_with_role
-    from games.services import game_create
+    from arbitration.services import game_create
     from tournaments.models import Player
 
     director = user_create_with_role(username="td", password=TEST_PASSWORD, role="director")
@@ -144,7 +144,7 @@ def test_a_second_touch_offence_forfeits_the_game(page, make_user):
 def test_the_console_shows_a_move_recorded_elsewhere_and_refuses_a_stale_ply(page, make_user):
     from playwright.sync_api import expect
 
-    from games.services import game_move_record
+    from arbitration.services import game_move_record
 
     referee = make_user("ref3", "referee")
     game = _game(referee_username="ref3")

@@ -12,7 +12,7 @@ SHORT_WIN_FEN = "B:W13,15:B1,5"
 
 @pytest.fixture
 def finished_game(make_user):
-    from games.services import game_create, game_move_record
+    from arbitration.services import game_create, game_move_record
     from tournaments.models import Player
 
     director = make_user("td", "director")
@@ -106,8 +106,7 @@ def test_the_public_page_links_the_console_for_the_referee(page, finished_game):
 def test_the_public_page_follows_a_game_in_progress_to_its_end(page, make_user):
     from playwright.sync_api import expect
 
-    from arbitration.services import ruling_issue
-    from games.services import game_create, game_move_record
+    from arbitration.services import game_create, game_move_record, ruling_issue
     from tournaments.models import Player
 
     director = make_user("td", "director")

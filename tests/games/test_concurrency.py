@@ -62,8 +62,8 @@ def test_two_referees_posting_the_same_ply_through_the_api_record_exactly_one_mo
 
 @pytest.mark.django_db(transaction=True)
 def test_the_same_move_posted_twice_at_once_through_the_service_is_recorded_once(new_game, referee):  # noqa: F811
-    from config.api import AppError
-    from games.services import game_move_record
+    from arbitration.services import game_move_record
+    from core.api import AppError
 
     game = new_game()
 

@@ -156,7 +156,7 @@ def test_a_player_may_not_record_moves_even_on_his_own_game(client_as, make_user
 
 
 def test_a_move_through_the_service_costs_six_queries_with_the_lock(referee, new_game, django_assert_num_queries):  # noqa: F811
-    from games.services import game_move_record
+    from arbitration.services import game_move_record
 
     game = new_game()
     game_move_record(acting_user=referee, game_id=game.pk, move="11-15")
@@ -166,7 +166,7 @@ def test_a_move_through_the_service_costs_six_queries_with_the_lock(referee, new
 
 
 def test_a_clocked_game_reads_its_clock_after_the_lock(referee, director, django_assert_num_queries):  # noqa: F811
-    from games.services import game_create, game_move_record
+    from arbitration.services import game_create, game_move_record
     from tournaments.models import Player
 
     game = game_create(acting_user=director, black=Player.objects.create(name="B"),

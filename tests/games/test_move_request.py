@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rest_framework.exceptions import ValidationError
 
-from games.serializers import MoveRequestSerializer, move_request_data
+from arbitration.serializers import MoveRequestSerializer, move_request_data
 
 pytestmark = pytest.mark.smoke
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from games.services import game_create
+from arbitration.services import game_create
 from tournaments.models import Player
 
 pytestmark = pytest.mark.django_db

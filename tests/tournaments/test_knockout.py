@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from arbitration.services import ruling_issue
+from arbitration.services import game_move_record, ruling_issue
 from games.models import Game
-from games.services import game_move_record
 from tests.tournaments.test_services import finish_games, make_players, running_tournament
 from tournaments import services
 from tournaments.models import Match, MatchGame, TournamentLog

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rest_framework import status
 
-from config.api import AppError, ConflictError, NotFoundError
+from core.api import AppError, ConflictError, NotFoundError
 
 
 class TournamentNotFound(NotFoundError):

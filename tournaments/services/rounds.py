@@ -13,8 +13,8 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from arbitration.services import game_create
 from games.models import Game
-from games.services import game_create
 from tournaments.models import Entry, Match, MatchGame, Player, Round, Tournament, TournamentLog
 from tournaments.services import pure
 from tournaments.services.errors import InvalidInput, PairingUnavailable, RoundConflict, WrongTournamentStatus

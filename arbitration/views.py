@@ -14,8 +14,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
+from arbitration.access import can_write
+from arbitration.selectors import game_state
 from games.models import Game, Termination
-from games.services import is_staff_of
 
 
 def _game_or_404(game_id: int) -> Game:
@@ -24,15 +25,11 @@ def _game_or_404(game_id: int) -> Game:
 
 def user_may_referee(user: Any, game: Game) -> bool:
     """Tells whether the user may record moves and rulings in the game: an assigned referee or a director."""
-    return is_staff_of(game, user)
+    return can_write(game, user)
 
 
 def _initial_state(game: Game, user: Any) -> dict[str, Any] | None:
-    """Returns the game-state JSON of the contract when the selectors provide it, else None."""
-    try:
-        from games.selectors import game_state
-    except ImportError:
-        return None
+    """Returns the game-state JSON of the contract, or None (the page then fetches it itself)."""
     try:
         return game_state(game, user)
     except Exception:  # noqa: BLE001 - the page fetches the state itself when this fails

@@ -11,9 +11,9 @@ import pytest
 from django.db import IntegrityError, connection, transaction
 
 from arbitration.models import LogEntry
-from config import sqlrows
+from arbitration.services import game_move_record
+from core import sqlrows
 from games.models import Game
-from games.services import game_move_record
 from tests.arbitration.conftest import new_game, players  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -15,11 +15,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from arbitration.log import log_verify
-from arbitration.services import ruling_issue
-from games.models import Game
-from games.pdn_export import game_pdn
-from games.selectors import game_get, game_list, game_log, game_state
-from games.serializers import (
+from arbitration.pdn_export import game_pdn
+from arbitration.selectors import game_log, game_state
+from arbitration.serializers import (
     ErrorBodySerializer,
     GameCreateSerializer,
     GameListSerializer,
@@ -30,7 +28,9 @@ from games.serializers import (
     RulingRequestSerializer,
     move_request_data,
 )
-from games.services import game_create, game_move_record
+from arbitration.services import game_create, game_move_record, ruling_issue
+from games.models import Game
+from games.selectors import game_get, game_list
 
 _ERRORS = {
     400: OpenApiResponse(ErrorBodySerializer, description="validation_error"),

@@ -1,4 +1,4 @@
-"""Rows read and written by the SQL of config.sqlrows are the rows the ORM reads and writes."""
+"""Rows read and written by the SQL of core.sqlrows are the rows the ORM reads and writes."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from django.db import DatabaseError, connection, transaction
 
 from arbitration.models import LogEntry
-from config import sqlrows
+from core import sqlrows
 from games.models import Game, Move
 from tests.arbitration.conftest import new_game, players  # noqa: F401  (fixtures)
 
@@ -49,7 +49,8 @@ def test_an_update_of_a_missing_row_is_an_error_not_silence(new_game):  # noqa: 
 
 
 def test_columns_read_a_row_as_the_orm_reads_it(new_game, referee):  # noqa: F811
-    from games.services import game_lock, game_move_record
+    from arbitration.persistence import game_lock
+    from arbitration.services import game_move_record
 
     game = new_game(clock={"control": "per-move"})
     game_move_record(acting_user=referee, game_id=game.pk, move="11-15")
@@ -65,14 +66,14 @@ def test_columns_read_a_row_as_the_orm_reads_it(new_game, referee):  # noqa: F81
 
 def test_a_game_lock_for_a_missing_game_is_not_found(db):
     from arbitration.errors import GameNotFound
-    from games.services import game_lock
+    from arbitration.persistence import game_lock
 
     with transaction.atomic(), pytest.raises(GameNotFound):
         game_lock(987654)
 
 
 def test_hot_statements_are_prepared_on_postgresql_after_two_runs(new_game, referee):  # noqa: F811
-    from games.services import game_move_record
+    from arbitration.services import game_move_record
 
     game = new_game()
     for ply, move in enumerate(["11-15", "22-18", "15x22"], start=1):
@@ -89,7 +90,7 @@ def test_hot_statements_are_prepared_on_postgresql_after_two_runs(new_game, refe
 
 @pytest.mark.django_db(transaction=True)
 def test_a_move_in_a_pipeline_gets_its_keys_and_links_when_the_block_ends(new_game, referee):  # noqa: F811
-    from games.services import game_move_record
+    from arbitration.services import game_move_record
 
     game = new_game()
     outcome = game_move_record(acting_user=referee, game_id=game.pk, move="11-15", ply=1)
@@ -121,8 +122,7 @@ def test_a_failed_write_in_a_pipeline_rolls_the_whole_transaction_back(new_game,
 @pytest.mark.django_db(transaction=True)
 def test_a_clocked_move_in_a_pipeline_reads_the_clock_and_runs_it_for_the_opponent(new_game, referee, director):  # noqa: F811
     from arbitration.models import GameClock
-    from arbitration.services import ruling_issue
-    from games.services import game_move_record
+    from arbitration.services import game_move_record, ruling_issue
 
     game = new_game(clock={"control": "per-move"})
     ruling_issue(acting_user=director, game_id=game.pk, kind="clock_start", side="", note="", payload={})

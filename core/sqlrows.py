@@ -1,7 +1,7 @@
 """Single rows read and written by SQL made once per model: the move path without the query compiler.
 
 The ORM compiles every query anew, a few tenths of a millisecond of CPU each; a move request
-reads and writes a handful of rows, so the hot paths (``games.services``, ``arbitration.log``,
+reads and writes a handful of rows, so the hot paths (``arbitration.persistence``, ``arbitration.log``,
 ``accounts.authentication``) use these instead. The SQL is made once per model, field list and
 database from the model's own fields, and the values go through the fields' own preparation
 (``pre_save``, ``get_db_prep_save``) and converters (the backend's and ``from_db_value``), so

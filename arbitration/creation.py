@@ -1,0 +1,109 @@
+"""Creating a game: the players, the rules, the referees, the clock, and log entry #1."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from accounts.roles import Role, is_director, user_roles
+from arbitration.clocks import clock_create
+from arbitration.errors import (
+    InvalidGameSetup,
+    NotAllowed,
+)
+from arbitration.lifecycle import arbitration_state, save_game
+from arbitration.log import log_append
+from arbitration.models import LogEntry
+from arbitration.timecontrol import ClockControl, ClockControlError
+from games.models import INITIAL_FEN, Game, ProgressRule, RuleSet
+from games.rules import (
+    FENError,
+    Position,
+)
+from players.models import Player
+
+
+@transaction.atomic
+def game_create(
+    *, acting_user: Any, black: Player | int, white: Player | int, rule_set: str = RuleSet.STANDARD,
+    referees: list[str] | tuple[str, ...] = (), start_fen: str = "",
+    progress_rule: str = ProgressRule.FORTY_MOVE_NOTICE, repetition_threshold: int | None = 4,
+    round: Any = None, clock: dict[str, Any] | None = None,
+) -> Game:
+    """Creates a game in progress and writes log entry #1 (``game_created``, with the settings).
+
+    Only a director may create a game. Referees are named by username and must hold the
+    referee or director role. A bad FEN, the same player twice or an unknown referee is a
+    ``validation_error`` naming the field. ``clock`` is the time control
+    (``arbitration.timecontrol.ClockControl`` as JSON; None or ``{"control": "none"}``: no clock);
+    the clock starts with the ``clock_start`` ruling.
+    """
+    if not is_director(acting_user):
+        raise NotAllowed("Only a tournament director may create a game.")
+    fields: dict[str, list[str]] = {}
+    black_player = black if isinstance(black, Player) else Player.objects.filter(pk=black).first()
+    white_player = white if isinstance(white, Player) else Player.objects.filter(pk=white).first()
+    if black_player is None:
+        fields["black"] = [f"There is no player {black}."]
+    if white_player is None:
+        fields["white"] = [f"There is no player {white}."]
+    if black_player is not None and white_player is not None and black_player.pk == white_player.pk:
+        fields["white"] = ["A player cannot play himself: Black and White must differ."]
+    if rule_set not in RuleSet.values:
+        fields["rule_set"] = [f"Unknown rule set {rule_set!r}; one of {', '.join(RuleSet.values)}."]
+    if progress_rule not in ProgressRule.values:
+        fields["progress_rule"] = [f"Unknown progress rule {progress_rule!r}; one of {', '.join(ProgressRule.values)}."]
+    if repetition_threshold not in (3, 4, None):
+        fields["repetition_threshold"] = ["The repetition threshold is 3, 4 or null (off)."]
+    fen = INITIAL_FEN
+    if start_fen:
+        try:
+            position = Position.from_fen(start_fen.strip())
+            fen = position.fen()
+        except FENError as error:
+            fields["start_fen"] = [f"Bad FEN: {error}"]
+    User = get_user_model()
+    referee_users = []
+    wanted = list(dict.fromkeys(referees or []))
+    if wanted:
+        found = {u.username: u for u in User.objects.filter(username__in=wanted).prefetch_related("groups")}
+        bad = []
+        for username in wanted:
+            user = found.get(username)
+            if user is None or not ({Role.REFEREE, Role.DIRECTOR} & user_roles(user)):
+                bad.append(username)
+            else:
+                referee_users.append(user)
+        if bad:
+            fields["referees"] = [
+                f"Not a referee or director: {', '.join(bad)}." if len(bad) > 1 else
+                f"{bad[0]} is not a user with the referee or director role."
+            ]
+    try:
+        control = ClockControl.from_dict(clock)
+    except ClockControlError as error:
+        fields.update({f"clock.{name}" if name != "clock" else name: msgs for name, msgs in error.fields.items()})
+    if fields:
+        raise InvalidGameSetup("Some fields are invalid: " + ", ".join(fields) + ".", details={"fields": fields})
+
+    game = Game.objects.create(
+        black=black_player, white=white_player, rule_set=rule_set, progress_rule=progress_rule,
+        repetition_threshold=repetition_threshold, start_fen="" if fen == INITIAL_FEN else fen, fen=fen, ply=0,
+        status=Game.Status.IN_PROGRESS, round=round,
+    )
+    if referee_users:
+        game.referees.set(referee_users)
+    game._referee_rows = sorted(((u.pk, u.username) for u in referee_users), key=lambda row: row[1])
+    game.arbitration = arbitration_state(game)
+    clock_create(game, control)
+    log_append(
+        game=game, kind=LogEntry.Kind.GAME_CREATED, actor=acting_user, data={
+            "black": black_player.pk, "white": white_player.pk, "rule_set": rule_set,
+            "progress_rule": progress_rule, "repetition_threshold": repetition_threshold,
+            "start_fen": fen, "referees": [u.username for u in referee_users], "clock": control.as_dict(),
+        },
+    )
+    save_game(game)
+    return game

@@ -1,0 +1,1 @@
+"""The players registry: the people who play, their club and federation ids, their current rating."""

@@ -1,0 +1,37 @@
+"""The players registry: a person who plays, with club, federation id and current rating."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Player(models.Model):
+    """A person who plays; may be linked to a user account to see their own games."""
+
+    name = models.CharField(max_length=120)
+    club = models.CharField(max_length=120, blank=True)
+    federation = models.CharField(max_length=60, blank=True, help_text="Country or federation.")
+    federation_id = models.CharField(max_length=40, blank=True)
+    rating = models.IntegerField(null=True, blank=True)
+    rating_deviation = models.FloatField(null=True, blank=True,
+                                         help_text="Glicko-2 rating deviation (RD); empty: not rated by us yet.")
+    rating_volatility = models.FloatField(null=True, blank=True, help_text="Glicko-2 volatility; empty: 0.06.")
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="player",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["federation", "federation_id"],
+                condition=~models.Q(federation_id=""),
+                name="player_unique_federation_id",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
