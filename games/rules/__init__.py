@@ -14,7 +14,7 @@ from games.rules.errors import (
 )
 from games.rules.game import GameState
 from games.rules.moves import Move
-from games.rules.position import Color, Position
+from games.rules.position import INITIAL_FEN, Color, Position
 from games.rules.rulesets import RuleSet
 
 __all__ = [
@@ -22,6 +22,7 @@ __all__ = [
     "Color",
     "FENError",
     "GameState",
+    "INITIAL_FEN",
     "IllegalMoveError",
     "Move",
     "MoveSyntaxError",

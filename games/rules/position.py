@@ -611,4 +611,9 @@ def _path_matches(path: tuple[int, ...], squares: tuple[int, ...]) -> bool:
     return True
 
 
-__all__ = ["Color", "Position"]
+#: The initial position as PDN FEN, Black to move:
+#: ``B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12``.
+INITIAL_FEN: str = Position.initial().fen()
+
+
+__all__ = ["INITIAL_FEN", "Color", "Position"]
