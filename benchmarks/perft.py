@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from games.rules import Position, perft  # noqa: E402
-from games.rules.position import perft_hashed  # noqa: E402
+from games.rules.counting import perft_hashed  # noqa: E402
 
 PUBLISHED = [7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963680, 18391564, 85242128, 388623673]
 

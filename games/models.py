@@ -5,9 +5,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from games.rules import INITIAL_FEN
 from games.rules import RuleSet as EngineRuleSet
-
-INITIAL_FEN = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
 
 
 class RuleSet(models.TextChoices):

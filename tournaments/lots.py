@@ -7,9 +7,8 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from games.rules import INITIAL_FEN
 from tournaments.ballots import Ballot
-
-INITIAL_FEN = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
 
 
 def new_seed() -> int:

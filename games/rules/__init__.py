@@ -3,6 +3,7 @@
 Pure Python, no Django: ``from games.rules import Position, Move, RuleSet, Color, GameState``.
 """
 
+from games.rules.counting import perft, perft_divide
 from games.rules.errors import (
     AmbiguousMoveError,
     FENError,
@@ -13,7 +14,7 @@ from games.rules.errors import (
 )
 from games.rules.game import GameState
 from games.rules.moves import Move
-from games.rules.position import Color, Position, perft, perft_divide
+from games.rules.position import INITIAL_FEN, Color, Position
 from games.rules.rulesets import RuleSet
 
 __all__ = [
@@ -21,6 +22,7 @@ __all__ = [
     "Color",
     "FENError",
     "GameState",
+    "INITIAL_FEN",
     "IllegalMoveError",
     "Move",
     "MoveSyntaxError",

@@ -85,11 +85,3 @@ def squares_of(mask: int) -> list[int]:
         squares.append(SQUARE_OF_MASK[low])
         mask ^= low
     return squares
-
-
-def mask_of(squares: list[int] | tuple[int, ...] | range) -> int:
-    """Returns the bitboard with ``squares`` set."""
-    mask = 0
-    for square in squares:
-        mask |= SQUARE_MASK[square]
-    return mask

@@ -7,8 +7,9 @@ import sys
 import time
 from collections.abc import Sequence
 
+from games.rules.counting import perft, perft_divide
 from games.rules.errors import FENError
-from games.rules.position import Position, perft, perft_divide
+from games.rules.position import Position
 from games.rules.rulesets import RuleSet
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 
+from games import rules
 from games.rules import Color, FENError, Position
 from tests.games.rules.test_reference import random_positions
 
@@ -18,6 +19,7 @@ INITIAL_FEN = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,1
 def test_initial_position_fen():
     assert Position.initial().fen() == INITIAL_FEN
     assert Position.from_fen(INITIAL_FEN) == Position.initial()
+    assert rules.INITIAL_FEN == INITIAL_FEN  # the engine's constant, which games.models and lots use
 
 
 @pytest.mark.parametrize(

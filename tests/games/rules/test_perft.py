@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.rules import Position, RuleSet, perft
-from games.rules.position import perft_divide
+from games.rules.counting import perft_divide
 
 # Published perft counts of English draughts from the start position (depths 1-9; depth 10 is
 # 18391564, left to benchmarks/perft.py).
@@ -37,7 +37,7 @@ def test_perft_divide_sums_to_perft():
 
 def test_bulk_counting_agrees_with_making_every_move():
     # The generic walk makes every move; the fast path counts the last ply without making it.
-    from games.rules.position import _perft_generic
+    from games.rules.counting import _perft_generic
 
     for fen in ["B:W18,19,26,27,K30:BK10,14,15,K22", "W:W9,10,11,18,19,20,26,27:BK2,K13,14,K22,23"]:
         position = Position.from_fen(fen)
@@ -46,7 +46,7 @@ def test_bulk_counting_agrees_with_making_every_move():
 
 
 def test_hashed_perft_agrees_with_plain_perft():
-    from games.rules.position import perft_hashed
+    from games.rules.counting import perft_hashed
 
     assert perft_hashed(Position.initial(), 8) == 845931
     position = Position.from_fen("B:W18,19,26,27,K30:BK10,14,15,K22")

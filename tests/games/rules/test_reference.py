@@ -245,7 +245,7 @@ def fast_path_agrees(position: Position) -> None:
     """Checks the perft fast path (bulk count, children) against the generic legal moves."""
     from collections import Counter
 
-    from games.rules.position import _children, _count_moves
+    from games.rules.counting import _children, _count_moves
 
     state = position.repetition_key()
     moves = position.legal_moves(RuleSet.STANDARD)
