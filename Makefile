@@ -23,7 +23,7 @@ help:
 	@echo "make run    start web + worker at http://$(HOST):$(PORT)/ (SQLite, file-system broker)"
 	@echo "make test   run the whole test suite (PostgreSQL, Redis, a real Celery worker, Chromium)"
 	@echo "make bench  run the benchmarks in benchmarks/"
-	@echo "make lint   run ruff"
+	@echo "make lint   run ruff and the architecture contracts (import-linter)"
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -55,6 +55,7 @@ packages:
 	@bash scripts/ensure-packages.sh
 
 test: $(VENV)/.dev-installed services packages
+	$(VENV)/bin/lint-imports --no-cache
 	$(MAKE) --no-print-directory test-postgres
 	$(MAKE) --no-print-directory test-sqlite
 
@@ -77,6 +78,7 @@ bench: $(VENV)/.dev-installed services
 
 lint: $(VENV)/.dev-installed
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports --no-cache
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache
