@@ -130,3 +130,28 @@ def test_a_clocked_move_in_a_pipeline_reads_the_clock_and_runs_it_for_the_oppone
     clock = GameClock.objects.get(game_id=game.pk)
     assert (clock.state["status"], clock.state["side"], clock.state["ply"]) == ("running", "white", 1)
     assert clock.deadline is not None
+
+
+def test_the_django_internals_sqlrows_relies_on_are_still_there():
+    """A Django upgrade that renames or reshapes one of these fails here, by name, before any row is wrong."""
+    import inspect
+
+    from django.db.backends.base.base import BaseDatabaseWrapper
+    from django.db.backends.base.operations import BaseDatabaseOperations
+    from django.db.models import Field, Model
+
+    assert list(inspect.signature(Field.pre_save).parameters) == ["self", "model_instance", "add"]
+    assert list(inspect.signature(Field.get_db_prep_save).parameters) == ["self", "value", "connection"]
+    assert list(inspect.signature(Field.get_db_converters).parameters) == ["self", "connection"]
+    assert list(inspect.signature(Model.from_db.__func__).parameters) == ["cls", "db", "field_names", "values"]
+    assert list(inspect.signature(BaseDatabaseOperations.get_db_converters).parameters) == ["self", "expression"]
+    assert list(inspect.signature(BaseDatabaseOperations.last_insert_id).parameters) == [
+        "self", "cursor", "table_name", "pk_name"]
+    for name in ("make_cursor", "make_debug_cursor", "queries_logged", "ensure_connection"):
+        assert hasattr(BaseDatabaseWrapper, name), name
+    game = Game()
+    assert game._state.adding is True and game._state.db is None
+    if connection.vendor == "postgresql":
+        from django.db.backends.postgresql.base import ServerBindingCursor
+
+        assert callable(ServerBindingCursor)
