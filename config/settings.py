@@ -162,7 +162,7 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         "BACKEND": (
-            "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            "config.storage.ManifestStaticFilesStorage"
             if env_bool("DJANGO_MANIFEST_STATIC", False)
             else "django.contrib.staticfiles.storage.StaticFilesStorage"
         )

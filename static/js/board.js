@@ -9,297 +9,277 @@
  * bottom: the board is turned through 180 degrees, so square 1 is at the bottom right and
  * Black's double corner (1, 5) is again on the right of the player sitting nearest.
  *
- * Usage:
+ * Usage (a native ES module: no dependencies, no build step):
  *   const board = new DraughtsBoard(element, {interactive: true, onSquareClick: (square) => ...});
  *   board.setFen("B:W21,22,K30:B1,2");
  *   board.setMarks({starts: [9, 10], landings: [13], path: [9]});
  *   board.flip();
- *
- * No dependencies, no build step.
  */
-(function (global) {
-  "use strict";
+var SVG_NS = "http://www.w3.org/2000/svg";
 
-  var SVG_NS = "http://www.w3.org/2000/svg";
+function squareRow(square) {
+  return Math.floor((square - 1) / 4);
+}
 
-  function squareRow(square) {
-    return Math.floor((square - 1) / 4);
-  }
+function squareColumn(square) {
+  var row = squareRow(square);
+  return 2 * ((square - 1) % 4) + (row % 2 === 0 ? 1 : 0);
+}
 
-  function squareColumn(square) {
-    var row = squareRow(square);
-    return 2 * ((square - 1) % 4) + (row % 2 === 0 ? 1 : 0);
-  }
-
-  /* Parses a PDN FEN ("B:W21,22,K30:B1-4") into {side, pieces: {square: {color, king}}}. */
-  function parseFen(fen) {
-    var result = { side: null, pieces: {} };
-    if (!fen) {
-      return result;
-    }
-    var text = String(fen).trim().replace(/\.$/, "");
-    var fields = text.split(":");
-    var first = fields[0].trim().toUpperCase();
-    result.side = first === "W" ? "white" : first === "B" ? "black" : null;
-    for (var i = 1; i < fields.length; i += 1) {
-      var field = fields[i].trim();
-      if (!field) {
-        continue;
-      }
-      var colorLetter = field.charAt(0).toUpperCase();
-      if (colorLetter !== "W" && colorLetter !== "B") {
-        continue;
-      }
-      var color = colorLetter === "W" ? "white" : "black";
-      field.slice(1).split(",").forEach(function (item) {
-        item = item.trim();
-        if (!item) {
-          return;
-        }
-        var king = false;
-        if (item.charAt(0).toUpperCase() === "K") {
-          king = true;
-          item = item.slice(1);
-        }
-        var range = item.split("-");
-        var from = parseInt(range[0], 10);
-        var to = range.length > 1 ? parseInt(range[1], 10) : from;
-        for (var s = from; s <= to; s += 1) {
-          if (s >= 1 && s <= 32) {
-            result.pieces[s] = { color: color, king: king };
-          }
-        }
-      });
-    }
+/* Parses a PDN FEN ("B:W21,22,K30:B1-4") into {side, pieces: {square: {color, king}}}. */
+function parseFen(fen) {
+  var result = { side: null, pieces: {} };
+  if (!fen) {
     return result;
   }
-
-  function DraughtsBoard(container, options) {
-    options = options || {};
-    this.container = container;
-    this.interactive = Boolean(options.interactive);
-    this.onSquareClick = options.onSquareClick || null;
-    this.flipped = Boolean(options.flipped); // false: Black at the bottom (the default)
-    this.position = { side: null, pieces: {} };
-    this.marks = { starts: [], landings: [], path: [], last: [] };
-    this.cells = {};
-    this.build();
-  }
-
-  DraughtsBoard.parseFen = parseFen;
-  DraughtsBoard.squareRow = squareRow;
-  DraughtsBoard.squareColumn = squareColumn;
-
-  /* Returns the screen row and column (0-7 from the top left) of a square. */
-  DraughtsBoard.prototype.screenCell = function (square) {
-    var row = squareRow(square);
-    var column = squareColumn(square);
-    if (this.flipped) {
-      return { row: row, column: column }; // Black at the top
+  var text = String(fen).trim().replace(/\.$/, "");
+  var fields = text.split(":");
+  var first = fields[0].trim().toUpperCase();
+  result.side = first === "W" ? "white" : first === "B" ? "black" : null;
+  for (var i = 1; i < fields.length; i += 1) {
+    var field = fields[i].trim();
+    if (!field) {
+      continue;
     }
-    return { row: 7 - row, column: 7 - column }; // Black at the bottom
-  };
-
-  DraughtsBoard.prototype.build = function () {
-    var self = this;
-    this.container.classList.add("draughts-board-wrap");
-    this.container.innerHTML = "";
-    var grid = document.createElement("div");
-    grid.className = "draughts-board";
-    grid.setAttribute("role", "group");
-    grid.setAttribute("aria-label", "Draughts board");
-    grid.setAttribute("data-testid", "board");
-    this.grid = grid;
-    var rows = [];
-    for (var r = 0; r < 8; r += 1) {
-      var rowElement = document.createElement("div");
-      rowElement.className = "board-row";
-      rows.push(rowElement);
-      grid.appendChild(rowElement);
+    var colorLetter = field.charAt(0).toUpperCase();
+    if (colorLetter !== "W" && colorLetter !== "B") {
+      continue;
     }
-    var screen = [];
-    for (var s = 1; s <= 32; s += 1) {
-      var cell = this.screenCell(s);
-      screen[cell.row * 8 + cell.column] = s;
-    }
-    for (var index = 0; index < 64; index += 1) {
-      var square = screen[index];
-      var element;
-      if (square) {
-        element = document.createElement(this.interactive ? "button" : "div");
-        if (this.interactive) {
-          element.type = "button";
-        } else {
-          element.setAttribute("role", "img");
+    var color = colorLetter === "W" ? "white" : "black";
+    field.slice(1).split(",").forEach(function (item) {
+      item = item.trim();
+      if (!item) {
+        return;
+      }
+      var king = false;
+      if (item.charAt(0).toUpperCase() === "K") {
+        king = true;
+        item = item.slice(1);
+      }
+      var range = item.split("-");
+      var from = parseInt(range[0], 10);
+      var to = range.length > 1 ? parseInt(range[1], 10) : from;
+      for (var s = from; s <= to; s += 1) {
+        if (s >= 1 && s <= 32) {
+          result.pieces[s] = { color: color, king: king };
         }
-        element.className = "sq dark";
-        element.setAttribute("data-square", String(square));
-        element.setAttribute("data-testid", "square-" + square);
-        var number = document.createElement("span");
-        number.className = "sq-number";
-        number.setAttribute("aria-hidden", "true");
-        number.textContent = String(square);
-        element.appendChild(number);
-        this.cells[square] = element;
-        if (this.interactive) {
-          element.addEventListener("click", (function (sq) {
-            return function (event) {
-              event.stopPropagation();
-              if (self.onSquareClick) {
-                self.onSquareClick(sq);
-              }
-            };
-          })(square));
-        }
-      } else {
-        element = document.createElement("div");
-        element.className = "sq light";
-        element.setAttribute("aria-hidden", "true");
-      }
-      rows[Math.floor(index / 8)].appendChild(element);
-    }
-    this.container.appendChild(grid);
-    var caption = document.createElement("p");
-    caption.className = "board-caption";
-    caption.setAttribute("data-testid", "board-orientation");
-    this.caption = caption;
-    this.container.appendChild(caption);
-    this.render();
-  };
-
-  DraughtsBoard.prototype.setFen = function (fen) {
-    this.position = parseFen(fen);
-    this.render();
-  };
-
-  DraughtsBoard.prototype.setMarks = function (marks) {
-    marks = marks || {};
-    this.marks = {
-      starts: marks.starts || [],
-      landings: marks.landings || [],
-      path: marks.path || [],
-      last: marks.last || [],
-    };
-    this.render();
-  };
-
-  DraughtsBoard.prototype.flip = function () {
-    this.flipped = !this.flipped;
-    this.build();
-  };
-
-  function pieceLabel(piece) {
-    return piece.color + " " + (piece.king ? "king" : "man");
-  }
-
-  DraughtsBoard.prototype.render = function () {
-    for (var s = 1; s <= 32; s += 1) {
-      var element = this.cells[s];
-      if (!element) {
-        continue;
-      }
-      var old = element.querySelector(".piece");
-      if (old) {
-        element.removeChild(old);
-      }
-      var piece = this.position.pieces[s];
-      var label = "Square " + s;
-      if (piece) {
-        element.appendChild(this.pieceElement(piece));
-        label += ", " + pieceLabel(piece);
-      } else {
-        label += ", empty";
-      }
-      element.setAttribute("aria-label", label);
-      element.setAttribute("data-piece", piece ? (piece.color.charAt(0) + (piece.king ? "k" : "m")) : "");
-      element.classList.toggle("is-start", this.marks.starts.indexOf(s) >= 0);
-      element.classList.toggle("is-landing", this.marks.landings.indexOf(s) >= 0);
-      element.classList.toggle("is-path", this.marks.path.indexOf(s) >= 0);
-      element.classList.toggle("is-last", this.marks.last.indexOf(s) >= 0);
-    }
-    if (this.caption) {
-      this.caption.textContent = this.flipped
-        ? "White at the bottom, Black at the top."
-        : "Black at the bottom, White at the top.";
-    }
-  };
-
-  DraughtsBoard.prototype.pieceElement = function (piece) {
-    var svg = document.createElementNS(SVG_NS, "svg");
-    svg.setAttribute("viewBox", "0 0 100 100");
-    svg.setAttribute("class", "piece piece-" + piece.color + (piece.king ? " piece-king" : ""));
-    svg.setAttribute("aria-hidden", "true");
-    var disc = document.createElementNS(SVG_NS, "circle");
-    disc.setAttribute("cx", "50");
-    disc.setAttribute("cy", "50");
-    disc.setAttribute("r", "38");
-    disc.setAttribute("class", "disc");
-    svg.appendChild(disc);
-    var ring = document.createElementNS(SVG_NS, "circle");
-    ring.setAttribute("cx", "50");
-    ring.setAttribute("cy", "50");
-    ring.setAttribute("r", "28");
-    ring.setAttribute("class", "ring");
-    svg.appendChild(ring);
-    if (piece.king) {
-      var crown = document.createElementNS(SVG_NS, "path");
-      crown.setAttribute("d", "M28 62 L24 36 L38 48 L50 30 L62 48 L76 36 L72 62 Z");
-      crown.setAttribute("class", "crown");
-      svg.appendChild(crown);
-    }
-    return svg;
-  };
-
-  /* Splits a PDN move ("15x24x31", "11-15") into its squares. */
-  DraughtsBoard.movePath = function (move) {
-    return String(move)
-      .split(/[-x]/)
-      .map(function (part) {
-        return parseInt(part, 10);
-      })
-      .filter(function (n) {
-        return !isNaN(n);
-      });
-  };
-
-  /* Builds the PDN of a clicked path: "-" for a step, "x" for jumps. */
-  DraughtsBoard.pathToPdn = function (path) {
-    if (path.length < 2) {
-      return String(path[0] || "");
-    }
-    var step = Math.abs(squareRow(path[1]) - squareRow(path[0])) === 1 && path.length === 2;
-    return path.join(step ? "-" : "x");
-  };
-
-  /* Adds a "Flip board" button that turns the given boards. */
-  DraughtsBoard.flipButton = function (boards, onFlip) {
-    var button = document.createElement("button");
-    button.type = "button";
-    button.className = "flip-board";
-    button.textContent = "Flip board";
-    button.setAttribute("data-testid", "flip-board");
-    button.addEventListener("click", function () {
-      boards.forEach(function (board) {
-        board.flip();
-      });
-      if (onFlip) {
-        onFlip();
       }
     });
-    return button;
-  };
+  }
+  return result;
+}
 
-  /* Returns the value of a cookie (for the CSRF token). */
-  DraughtsBoard.cookie = function (name) {
-    var parts = document.cookie ? document.cookie.split(";") : [];
-    for (var i = 0; i < parts.length; i += 1) {
-      var part = parts[i].trim();
-      if (part.indexOf(name + "=") === 0) {
-        return decodeURIComponent(part.slice(name.length + 1));
+export function DraughtsBoard(container, options) {
+  options = options || {};
+  this.container = container;
+  this.interactive = Boolean(options.interactive);
+  this.onSquareClick = options.onSquareClick || null;
+  this.flipped = Boolean(options.flipped); // false: Black at the bottom (the default)
+  this.position = { side: null, pieces: {} };
+  this.marks = { starts: [], landings: [], path: [], last: [] };
+  this.cells = {};
+  this.build();
+}
+
+DraughtsBoard.parseFen = parseFen;
+DraughtsBoard.squareRow = squareRow;
+DraughtsBoard.squareColumn = squareColumn;
+
+/* Returns the screen row and column (0-7 from the top left) of a square. */
+DraughtsBoard.prototype.screenCell = function (square) {
+  var row = squareRow(square);
+  var column = squareColumn(square);
+  if (this.flipped) {
+    return { row: row, column: column }; // Black at the top
+  }
+  return { row: 7 - row, column: 7 - column }; // Black at the bottom
+};
+
+DraughtsBoard.prototype.build = function () {
+  var self = this;
+  this.container.classList.add("draughts-board-wrap");
+  this.container.innerHTML = "";
+  var grid = document.createElement("div");
+  grid.className = "draughts-board";
+  grid.setAttribute("role", "group");
+  grid.setAttribute("aria-label", "Draughts board");
+  grid.setAttribute("data-testid", "board");
+  this.grid = grid;
+  var rows = [];
+  for (var r = 0; r < 8; r += 1) {
+    var rowElement = document.createElement("div");
+    rowElement.className = "board-row";
+    rows.push(rowElement);
+    grid.appendChild(rowElement);
+  }
+  var screen = [];
+  for (var s = 1; s <= 32; s += 1) {
+    var cell = this.screenCell(s);
+    screen[cell.row * 8 + cell.column] = s;
+  }
+  for (var index = 0; index < 64; index += 1) {
+    var square = screen[index];
+    var element;
+    if (square) {
+      element = document.createElement(this.interactive ? "button" : "div");
+      if (this.interactive) {
+        element.type = "button";
+      } else {
+        element.setAttribute("role", "img");
       }
+      element.className = "sq dark";
+      element.setAttribute("data-square", String(square));
+      element.setAttribute("data-testid", "square-" + square);
+      var number = document.createElement("span");
+      number.className = "sq-number";
+      number.setAttribute("aria-hidden", "true");
+      number.textContent = String(square);
+      element.appendChild(number);
+      this.cells[square] = element;
+      if (this.interactive) {
+        element.addEventListener("click", (function (sq) {
+          return function (event) {
+            event.stopPropagation();
+            if (self.onSquareClick) {
+              self.onSquareClick(sq);
+            }
+          };
+        })(square));
+      }
+    } else {
+      element = document.createElement("div");
+      element.className = "sq light";
+      element.setAttribute("aria-hidden", "true");
     }
-    return null;
-  };
+    rows[Math.floor(index / 8)].appendChild(element);
+  }
+  this.container.appendChild(grid);
+  var caption = document.createElement("p");
+  caption.className = "board-caption";
+  caption.setAttribute("data-testid", "board-orientation");
+  this.caption = caption;
+  this.container.appendChild(caption);
+  this.render();
+};
 
-  global.DraughtsBoard = DraughtsBoard;
-})(window);
+DraughtsBoard.prototype.setFen = function (fen) {
+  this.position = parseFen(fen);
+  this.render();
+};
+
+DraughtsBoard.prototype.setMarks = function (marks) {
+  marks = marks || {};
+  this.marks = {
+    starts: marks.starts || [],
+    landings: marks.landings || [],
+    path: marks.path || [],
+    last: marks.last || [],
+  };
+  this.render();
+};
+
+DraughtsBoard.prototype.flip = function () {
+  this.flipped = !this.flipped;
+  this.build();
+};
+
+function pieceLabel(piece) {
+  return piece.color + " " + (piece.king ? "king" : "man");
+}
+
+DraughtsBoard.prototype.render = function () {
+  for (var s = 1; s <= 32; s += 1) {
+    var element = this.cells[s];
+    if (!element) {
+      continue;
+    }
+    var old = element.querySelector(".piece");
+    if (old) {
+      element.removeChild(old);
+    }
+    var piece = this.position.pieces[s];
+    var label = "Square " + s;
+    if (piece) {
+      element.appendChild(this.pieceElement(piece));
+      label += ", " + pieceLabel(piece);
+    } else {
+      label += ", empty";
+    }
+    element.setAttribute("aria-label", label);
+    element.setAttribute("data-piece", piece ? (piece.color.charAt(0) + (piece.king ? "k" : "m")) : "");
+    element.classList.toggle("is-start", this.marks.starts.indexOf(s) >= 0);
+    element.classList.toggle("is-landing", this.marks.landings.indexOf(s) >= 0);
+    element.classList.toggle("is-path", this.marks.path.indexOf(s) >= 0);
+    element.classList.toggle("is-last", this.marks.last.indexOf(s) >= 0);
+  }
+  if (this.caption) {
+    this.caption.textContent = this.flipped
+      ? "White at the bottom, Black at the top."
+      : "Black at the bottom, White at the top.";
+  }
+};
+
+DraughtsBoard.prototype.pieceElement = function (piece) {
+  var svg = document.createElementNS(SVG_NS, "svg");
+  svg.setAttribute("viewBox", "0 0 100 100");
+  svg.setAttribute("class", "piece piece-" + piece.color + (piece.king ? " piece-king" : ""));
+  svg.setAttribute("aria-hidden", "true");
+  var disc = document.createElementNS(SVG_NS, "circle");
+  disc.setAttribute("cx", "50");
+  disc.setAttribute("cy", "50");
+  disc.setAttribute("r", "38");
+  disc.setAttribute("class", "disc");
+  svg.appendChild(disc);
+  var ring = document.createElementNS(SVG_NS, "circle");
+  ring.setAttribute("cx", "50");
+  ring.setAttribute("cy", "50");
+  ring.setAttribute("r", "28");
+  ring.setAttribute("class", "ring");
+  svg.appendChild(ring);
+  if (piece.king) {
+    var crown = document.createElementNS(SVG_NS, "path");
+    crown.setAttribute("d", "M28 62 L24 36 L38 48 L50 30 L62 48 L76 36 L72 62 Z");
+    crown.setAttribute("class", "crown");
+    svg.appendChild(crown);
+  }
+  return svg;
+};
+
+/* Splits a PDN move ("15x24x31", "11-15") into its squares. */
+DraughtsBoard.movePath = function (move) {
+  return String(move)
+    .split(/[-x]/)
+    .map(function (part) {
+      return parseInt(part, 10);
+    })
+    .filter(function (n) {
+      return !isNaN(n);
+    });
+};
+
+/* Builds the PDN of a clicked path: "-" for a step, "x" for jumps. */
+DraughtsBoard.pathToPdn = function (path) {
+  if (path.length < 2) {
+    return String(path[0] || "");
+  }
+  var step = Math.abs(squareRow(path[1]) - squareRow(path[0])) === 1 && path.length === 2;
+  return path.join(step ? "-" : "x");
+};
+
+/* Adds a "Flip board" button that turns the given boards. */
+DraughtsBoard.flipButton = function (boards, onFlip) {
+  var button = document.createElement("button");
+  button.type = "button";
+  button.className = "flip-board";
+  button.textContent = "Flip board";
+  button.setAttribute("data-testid", "flip-board");
+  button.addEventListener("click", function () {
+    boards.forEach(function (board) {
+      board.flip();
+    });
+    if (onFlip) {
+      onFlip();
+    }
+  });
+  return button;
+};

@@ -53,7 +53,7 @@ def test_the_console_opens_for_the_assigned_referee(client, game, referee):
     assert response.status_code == 200
     content = response.content.decode()
     assert 'id="ruling-dialog"' in content
-    assert "js/console.js" in content
+    assert "js/console/main.js" in content
 
 
 def test_the_console_opens_for_a_director(client, game, director):

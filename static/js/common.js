@@ -1,0 +1,165 @@
+/*
+ * What the public game page (game.js) and the referee console (console/) both do: talk JSON to
+ * the API, read the data the page was rendered with, name results, and follow a game's state
+ * by polling.
+ *
+ * A native ES module: no dependencies, no build step. In production the manifest storage
+ * (config/storage.py) rewrites the relative paths between the modules to the hashed names.
+ */
+
+/* Returns the value of a cookie (for the CSRF token). */
+export function cookie(name) {
+  var parts = document.cookie ? document.cookie.split(";") : [];
+  for (var i = 0; i < parts.length; i += 1) {
+    var part = parts[i].trim();
+    if (part.indexOf(name + "=") === 0) {
+      return decodeURIComponent(part.slice(name.length + 1));
+    }
+  }
+  return null;
+}
+
+/*
+ * Sends a request to the API and answers {status, ok, data, sent, received}: data is the parsed
+ * JSON body (null for an empty one), sent and received the browser's times of the request (for
+ * the clock offset). A body that is not JSON is not ok, and its data is an error of the API's
+ * shape ({"error": {"code": "bad_response", "message"}}). A body given is sent as JSON, with
+ * the CSRF token of the csrftoken cookie in X-CSRFToken.
+ */
+export function request(method, url, body) {
+  var headers = { Accept: "application/json" };
+  var options = { method: method, headers: headers, credentials: "same-origin", cache: "no-store" };
+  if (body !== undefined) {
+    headers["Content-Type"] = "application/json";
+    headers["X-CSRFToken"] = cookie("csrftoken") || "";
+    options.body = JSON.stringify(body);
+  }
+  var sent = Date.now();
+  return fetch(url, options).then(function (response) {
+    var received = Date.now();
+    return response.text().then(function (text) {
+      var data = null;
+      var ok = response.ok;
+      try {
+        data = text ? JSON.parse(text) : null;
+      } catch (error) {
+        data = { error: { code: "bad_response", message: text.slice(0, 200) } };
+        ok = false;
+      }
+      return { status: response.status, ok: ok, data: data, sent: sent, received: received };
+    });
+  });
+}
+
+/* GETs JSON: request("GET", url). */
+export function getJson(url) {
+  return request("GET", url);
+}
+
+/* The error of an answer that is not ok, as the API shapes it: {code, message, details}. */
+export function errorOf(answer) {
+  var error = (answer.data && answer.data.error) || {};
+  return {
+    code: error.code || "error_" + answer.status,
+    message: error.message || (answer.data && answer.data.detail) || "The server answered " + answer.status + ".",
+    details: error.details || {},
+  };
+}
+
+/* The JSON the page was rendered with ({{ value|json_script:id }}), or null. */
+export function readJson(id) {
+  var element = document.getElementById(id);
+  if (!element) {
+    return null;
+  }
+  try {
+    return JSON.parse(element.textContent);
+  } catch (error) {
+    return null;
+  }
+}
+
+export function cap(word) {
+  return word ? word.charAt(0).toUpperCase() + word.slice(1) : "";
+}
+
+/* A game's result in words: "Black won (1-0)", "White won (0-1)", "Drawn (1/2-1/2)", else "—". */
+export function resultWords(result) {
+  return { "1-0": "Black won (1-0)", "0-1": "White won (0-1)", "1/2-1/2": "Drawn (1/2-1/2)" }[result] || "—";
+}
+
+/* The API address of a game's state. */
+export function gameUrl(gameId) {
+  return "/api/v1/games/" + gameId + "/";
+}
+
+/*
+ * new Poller(fetch, delay): calls fetch() (which returns a promise) again and again, one call
+ * at a time, waiting delay() milliseconds between calls. schedule() brings the next call
+ * forward when delay() has become shorter (a clock was started, a deadline is near).
+ */
+export function Poller(fetch, delay) {
+  this.fetch = fetch;
+  this.delay = delay;
+  this.timer = null;
+  this.at = 0;
+  this.running = false;
+}
+
+Poller.prototype.schedule = function (soon) {
+  var wait = Math.max(0, soon === undefined ? this.delay() : soon);
+  var at = Date.now() + wait;
+  if (this.timer !== null) {
+    if (at >= this.at) {
+      return;
+    }
+    window.clearTimeout(this.timer);
+  }
+  this.at = at;
+  var self = this;
+  this.timer = window.setTimeout(function () {
+    self.timer = null;
+    self.tick();
+  }, wait);
+};
+
+Poller.prototype.tick = function () {
+  if (this.running) {
+    return; // the call under way schedules the next one
+  }
+  this.running = true;
+  var self = this;
+  var done = function () {
+    self.running = false;
+    self.schedule();
+  };
+  var promise;
+  try {
+    promise = this.fetch();
+  } catch (error) {
+    promise = null;
+  }
+  Promise.resolve(promise).then(done, done);
+};
+
+/*
+ * Follows a game's state with poller, as both pages do: polls at once when the page is shown
+ * again, and starts from the state written into the page (show(initial)) or, without one, from
+ * load() (a promise). The state written into the page is as old as the page: when a clock runs,
+ * a fresh one is read at once.
+ */
+export function followState(poller, initial, show, load) {
+  document.addEventListener("visibilitychange", function () {
+    if (!document.hidden) {
+      poller.schedule(0);
+    }
+  });
+  if (initial) {
+    show(initial);
+    poller.schedule(initial.clocks && initial.clocks.status === "running" ? 0 : undefined);
+  } else {
+    load().catch(function () {}).then(function () {
+      poller.schedule();
+    });
+  }
+}

@@ -1,0 +1,84 @@
+/*
+ * The referee console: records moves (clicked or typed) and rulings through the API, shows the
+ * state of the game and its arbitration log, and polls for changes made elsewhere.
+ *
+ * API: GET/POST under /api/v1/games/{id}/ (see docs/referee-console.md); session auth, with the
+ * CSRF token of the csrftoken cookie sent in X-CSRFToken.
+ *
+ * Native ES modules, no build step; templates/games/console.html loads this one, which wires
+ * the others: page.js (the page, messages), state.js (the state as last read), status.js (the
+ * state in words, open choices, constraints), moves.js (the board, click and typed entry, the
+ * move list), rulings.js (the rulings and their dialog), clocks.js (the clocks panel) and
+ * log.js (the arbitration log). ../common.js and ../clocks.js are shared with the game page.
+ */
+import { Poller, followState, readJson, request } from "../common.js";
+import { clocks, setupClocks } from "./clocks.js";
+import { followLog, setupLog } from "./log.js";
+import { renderBoard, renderEntry, renderMoves, setupMoves } from "./moves.js";
+import { $, api, present } from "./page.js";
+import { renderRulings, setupRulings } from "./rulings.js";
+import { desk, loadState, onState, setState } from "./state.js";
+import { renderChoices, renderConstraints, renderStatus } from "./status.js";
+
+const POLL_MS = 2000; // without a running clock
+const CLOCK_POLL_MS = 500; // while a clock runs (and just after each of its deadlines)
+
+var poller = null; // polls the state; made at the start
+
+/* Redraws the page from a new state. */
+function renderState(state, answer) {
+  renderStatus();
+  renderMoves();
+  renderChoices();
+  renderConstraints();
+  renderRulings();
+  renderBoard();
+  renderEntry();
+  clocks.update(state, answer);
+  if (poller) {
+    poller.schedule(); // sooner when a clock has just started
+  }
+  followLog(state);
+}
+
+/*
+ * Polls the state every 2 s, every 500 ms while a clock runs and just after each deadline (the
+ * server calls time and adjudicates the loss by itself; each is a log entry, so log_length
+ * changes and the state and the log are read again). The clocks are shown from every answer;
+ * the rest of the state is redrawn only when it changed, and not while the ruling dialog is open.
+ */
+function poll() {
+  if (desk.busy || document.hidden || !desk.state) {
+    return null;
+  }
+  return request("GET", api).then(function (answer) {
+    if (!answer.ok || !desk.state) {
+      return;
+    }
+    var next = answer.data;
+    var changed = next.ply !== desk.state.ply || next.fen !== desk.state.fen || next.status !== desk.state.status ||
+      next.log_length !== desk.state.log_length;
+    if (changed && !desk.busy && !$("ruling-dialog").open) {
+      setState(next, answer);
+    } else {
+      clocks.update(next, answer);
+    }
+  }).catch(function () {});
+}
+
+function start() {
+  setupMoves();
+  setupRulings();
+  setupClocks();
+  setupLog();
+  onState(renderState);
+  poller = new Poller(poll, function () {
+    return clocks.pollDelay(POLL_MS, CLOCK_POLL_MS);
+  });
+  var initial = readJson("initial-state");
+  followState(poller, initial && initial.fen ? initial : null, setState, loadState);
+}
+
+if (present) {
+  start();
+}

@@ -1,0 +1,49 @@
+/*
+ * The state of the game as this console last read it, and the squares clicked so far. Every new
+ * state goes to the listeners (main.js redraws the page from it).
+ */
+import { errorOf, request } from "../common.js";
+import { api, showAlert } from "./page.js";
+
+/* What this desk knows: the game's state, the squares clicked so far, whether a move is on its way. */
+export const desk = { state: null, path: [], busy: false };
+
+const listeners = [];
+
+/* Calls listener(state, answer) with every new state (answer: the request it came from, if any). */
+export function onState(listener) {
+  listeners.push(listener);
+}
+
+export function loadState() {
+  return request("GET", api).then(function (answer) {
+    if (answer.ok) {
+      setState(answer.data, answer);
+    } else {
+      showAlert("Could not read the game: " + errorOf(answer).message);
+    }
+    return answer;
+  });
+}
+
+export function setState(next, answer) {
+  if (!next.moves && next.last_move) {
+    /* A move's answer carries that move, not the whole list: add it to the list we have, or
+       read the whole state when another desk recorded moves in between. */
+    var known = (desk.state && desk.state.moves) || [];
+    var lastKnown = known.length ? known[known.length - 1].ply : 0;
+    if (lastKnown !== next.last_move.ply - 1) {
+      loadState();
+      return;
+    }
+    next.moves = known.concat([next.last_move]);
+  }
+  var changed = !desk.state || next.ply !== desk.state.ply || next.fen !== desk.state.fen || next.status !== desk.state.status;
+  desk.state = next;
+  if (changed) {
+    desk.path = [];
+  }
+  listeners.forEach(function (listener) {
+    listener(desk.state, answer);
+  });
+}
