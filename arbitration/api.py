@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, status, viewsets
+from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -16,6 +17,7 @@ from rest_framework.views import APIView
 
 from arbitration.log import log_verify
 from arbitration.pdn_export import game_pdn
+from arbitration.rulings import RULING_REQUEST_SCHEMA
 from arbitration.selectors import game_log, game_state
 from arbitration.serializers import (
     ErrorBodySerializer,
@@ -25,7 +27,6 @@ from arbitration.serializers import (
     LogEntrySerializer,
     LogVerifySerializer,
     MoveRequestSerializer,
-    RulingRequestSerializer,
     move_request_data,
 )
 from arbitration.services import game_create, game_move_record, ruling_issue
@@ -105,17 +106,16 @@ class GameRulingsView(APIView):
     permission_classes = [ReadOrSignedIn]
 
     @extend_schema(
-        summary="Record a ruling", request=RulingRequestSerializer,
+        summary="Record a ruling", request=RULING_REQUEST_SCHEMA,
         responses={201: GameStateSerializer, **{k: _ERRORS[k] for k in (400, 401, 403, 404, 409, 422)}},
     )
     def post(self, request: Request, pk: int) -> Response:
-        serializer = RulingRequestSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        payload = dict(serializer.validated_data)
-        kind = payload.pop("kind")
-        side = payload.pop("side", "") or ""
-        note = payload.pop("note", "") or ""
-        game = ruling_issue(acting_user=request.user, game_id=pk, kind=kind, side=side, note=note, payload=payload)
+        data = request.data
+        if not hasattr(data, "items"):
+            raise ValidationError({"non_field_errors": ["A JSON object is expected: the ruling's kind and fields."]})
+        payload = {name: value for name, value in data.items() if name not in ("kind", "side", "note")}
+        game = ruling_issue(acting_user=request.user, game_id=pk, kind=data.get("kind"), side=data.get("side"),
+                            note=data.get("note") or "", payload=payload)
         return _state_response(game, request, status.HTTP_201_CREATED)
 
 

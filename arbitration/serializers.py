@@ -6,7 +6,6 @@ the OpenAPI schema and validate the request bodies.
 
 from rest_framework import serializers
 
-from arbitration.services import RULING_KINDS
 from games.models import Game, ProgressRule, RuleSet
 
 
@@ -165,32 +164,6 @@ def move_request_data(data: object) -> dict:
     serializer = MoveRequestSerializer(data=data)
     serializer.is_valid(raise_exception=True)
     return dict(serializer.validated_data)
-
-
-class RulingRequestSerializer(serializers.Serializer):
-    """A ruling: its kind, the side it concerns, and the payload of that kind (see docs/api.md)."""
-
-    kind = serializers.ChoiceField(choices=[str(k) for k in RULING_KINDS])
-    side = serializers.ChoiceField(choices=["black", "white"], required=False, allow_blank=True, allow_null=True,
-                                   help_text="black or white; empty or null: no side")
-    note = serializers.CharField(required=False, allow_blank=True, default="")
-    move = serializers.CharField(required=False, help_text="false_move, repetition_claim")
-    square = serializers.IntegerField(required=False, help_text="touched_piece_not_played, over_the_angle, "
-                                      "own_piece_removed, huff")
-    toward = serializers.IntegerField(required=False, help_text="over_the_angle")
-    choice = serializers.ChoiceField(choices=["play_on", "put_back"], required=False, help_text="own_piece_removed")
-    ply = serializers.IntegerField(required=False, help_text="not_crowned: the crowning ply")
-    outcome = serializers.ChoiceField(choices=["advantage_shown", "draw"], required=False,
-                                      help_text="forty_move_ruling")
-    result = serializers.ChoiceField(choices=Game.Result.choices, required=False,
-                                     help_text="adjudicate, appeal_decision")
-    reason = serializers.CharField(required=False, help_text="adjudicate, appeal_decision, correction")
-    entry = serializers.IntegerField(required=False, help_text="appeal, correction: the log seq")
-    statement = serializers.CharField(required=False, help_text="appeal")
-    arbiter = serializers.CharField(required=False, help_text="appeal: the arbiter's username")
-    appeal = serializers.IntegerField(required=False, help_text="appeal_decision: the appeal's log seq")
-    decision = serializers.ChoiceField(choices=["upheld", "overturned"], required=False, help_text="appeal_decision")
-    seconds = serializers.FloatField(required=False, help_text="clock_adjust: seconds to add (negative: take away)")
 
 
 class LogEntrySerializer(serializers.Serializer):

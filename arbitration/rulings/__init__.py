@@ -10,9 +10,11 @@ saves the game's cached state. The laws cited are the Standard Laws of Draughts 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from rest_framework.serializers import Serializer
 
 from arbitration.access import authorise_ruling
 from arbitration.clocks import clock_of, db_now
@@ -29,6 +31,7 @@ from arbitration.models import LogEntry
 from arbitration.persistence import game_lock
 from arbitration.rulings import appeals, choices, clocks, corrections, draws, penalties
 from arbitration.rulings.base import Ruling
+from arbitration.rulings.requests import REQUESTS, RULING_REQUEST_SCHEMA, ruling_request_read
 from games.models import Game
 
 Kind = LogEntry.Kind
@@ -55,32 +58,41 @@ RULING_KINDS = [
 ]
 
 
-RULINGS: dict[str, Callable[[Ruling], None]] = {
-    Kind.FALSE_MOVE: penalties.false_move,
-    Kind.TOUCH_OFFENCE: lambda r: penalties.offence(r, Kind.TOUCH_OFFENCE),
-    Kind.TOUCHED_PIECE_NOT_PLAYED: penalties.touched_piece_not_played,
-    Kind.OVER_THE_ANGLE: penalties.over_the_angle,
-    Kind.OWN_PIECE_REMOVED: choices.own_piece_removed,
-    Kind.NOT_CROWNED: corrections.not_crowned,
-    Kind.HUFF: choices.huff,
-    Kind.COMPEL: choices.compel,
-    Kind.LET_STAND: choices.let_stand,
-    Kind.CONDUCT: lambda r: penalties.offence(r, Kind.CONDUCT),
-    Kind.LEFT_ROOM: lambda r: penalties.offence(r, Kind.LEFT_ROOM),
-    Kind.SPECTATOR: penalties.spectator,
-    Kind.FORTY_MOVE_NOTICE: draws.forty_move_notice,
-    Kind.FORTY_MOVE_RULING: draws.forty_move_ruling,
-    Kind.REPETITION_CLAIM: draws.repetition_claim,
-    Kind.DRAW_AGREED: draws.draw_agreed,
-    Kind.RESIGN: draws.resign,
-    Kind.ADJUDICATE: draws.adjudicate,
-    Kind.APPEAL: appeals.appeal_file,
-    Kind.APPEAL_DECISION: appeals.appeal_decide,
-    Kind.CORRECTION: corrections.correction,
-    Kind.CLOCK_START: clocks.clock_start,
-    Kind.CLOCK_PAUSE: clocks.clock_pause,
-    Kind.CLOCK_RESUME: clocks.clock_resume,
-    Kind.CLOCK_ADJUST: clocks.clock_adjust,
+@dataclass(frozen=True)
+class RulingSpec:
+    """A kind of ruling: the serializer of its request and the handler that applies it."""
+
+    request: type[Serializer]
+    handler: Callable[[Ruling], None]
+
+
+#: Every kind of ruling: what its request holds and what applies it.
+RULINGS: dict[str, RulingSpec] = {
+    Kind.FALSE_MOVE: RulingSpec(REQUESTS[Kind.FALSE_MOVE], penalties.false_move),
+    Kind.TOUCH_OFFENCE: RulingSpec(REQUESTS[Kind.TOUCH_OFFENCE], lambda r: penalties.offence(r, Kind.TOUCH_OFFENCE)),
+    Kind.TOUCHED_PIECE_NOT_PLAYED: RulingSpec(REQUESTS[Kind.TOUCHED_PIECE_NOT_PLAYED], penalties.touched_piece_not_played),
+    Kind.OVER_THE_ANGLE: RulingSpec(REQUESTS[Kind.OVER_THE_ANGLE], penalties.over_the_angle),
+    Kind.OWN_PIECE_REMOVED: RulingSpec(REQUESTS[Kind.OWN_PIECE_REMOVED], choices.own_piece_removed),
+    Kind.NOT_CROWNED: RulingSpec(REQUESTS[Kind.NOT_CROWNED], corrections.not_crowned),
+    Kind.HUFF: RulingSpec(REQUESTS[Kind.HUFF], choices.huff),
+    Kind.COMPEL: RulingSpec(REQUESTS[Kind.COMPEL], choices.compel),
+    Kind.LET_STAND: RulingSpec(REQUESTS[Kind.LET_STAND], choices.let_stand),
+    Kind.CONDUCT: RulingSpec(REQUESTS[Kind.CONDUCT], lambda r: penalties.offence(r, Kind.CONDUCT)),
+    Kind.LEFT_ROOM: RulingSpec(REQUESTS[Kind.LEFT_ROOM], lambda r: penalties.offence(r, Kind.LEFT_ROOM)),
+    Kind.SPECTATOR: RulingSpec(REQUESTS[Kind.SPECTATOR], penalties.spectator),
+    Kind.FORTY_MOVE_NOTICE: RulingSpec(REQUESTS[Kind.FORTY_MOVE_NOTICE], draws.forty_move_notice),
+    Kind.FORTY_MOVE_RULING: RulingSpec(REQUESTS[Kind.FORTY_MOVE_RULING], draws.forty_move_ruling),
+    Kind.REPETITION_CLAIM: RulingSpec(REQUESTS[Kind.REPETITION_CLAIM], draws.repetition_claim),
+    Kind.DRAW_AGREED: RulingSpec(REQUESTS[Kind.DRAW_AGREED], draws.draw_agreed),
+    Kind.RESIGN: RulingSpec(REQUESTS[Kind.RESIGN], draws.resign),
+    Kind.ADJUDICATE: RulingSpec(REQUESTS[Kind.ADJUDICATE], draws.adjudicate),
+    Kind.APPEAL: RulingSpec(REQUESTS[Kind.APPEAL], appeals.appeal_file),
+    Kind.APPEAL_DECISION: RulingSpec(REQUESTS[Kind.APPEAL_DECISION], appeals.appeal_decide),
+    Kind.CORRECTION: RulingSpec(REQUESTS[Kind.CORRECTION], corrections.correction),
+    Kind.CLOCK_START: RulingSpec(REQUESTS[Kind.CLOCK_START], clocks.clock_start),
+    Kind.CLOCK_PAUSE: RulingSpec(REQUESTS[Kind.CLOCK_PAUSE], clocks.clock_pause),
+    Kind.CLOCK_RESUME: RulingSpec(REQUESTS[Kind.CLOCK_RESUME], clocks.clock_resume),
+    Kind.CLOCK_ADJUST: RulingSpec(REQUESTS[Kind.CLOCK_ADJUST], clocks.clock_adjust),
 }
 
 
@@ -94,8 +106,16 @@ def ruling_issue(*, acting_user: Any, game_id: int, kind: str, side: str | None 
     and saves the game's state. A ruling on a game whose loss by delay fell due first is
     refused with ``game_over``; the loss stays on the record.
     """
+    if not kind:
+        raise InvalidRuling("A ruling needs its kind.", code="validation_error", status_code=400,
+                            details={"fields": {"kind": ["This field is required."]}})
+    if not isinstance(kind, str) or kind not in RULINGS:
+        raise InvalidRuling(f"Unknown ruling {kind!r}; one of {', '.join(RULINGS)}.", code="validation_error",
+                            status_code=400, details={"fields": {"kind": [f"Unknown ruling {kind!r}."]}})
+    request = ruling_request_read(kind, {**(payload or {}), "side": side or "", "note": note or ""})
+    side, note = request.pop("side", "") or "", request.pop("note", "") or ""
     game, refused = _ruling_issue(acting_user=acting_user, game_id=game_id, kind=kind, side=side, note=note,
-                                  payload=payload)
+                                  payload=request)
     if refused is not None:
         raise refused
     return game
@@ -103,14 +123,7 @@ def ruling_issue(*, acting_user: Any, game_id: int, kind: str, side: str | None 
 
 @transaction.atomic
 def _ruling_issue(*, acting_user: Any, game_id: int, kind: str, side: str | None, note: str,
-                  payload: dict[str, Any] | None) -> tuple[Game, Exception | None]:
-    if kind not in RULINGS:
-        raise InvalidRuling(f"Unknown ruling {kind!r}; one of {', '.join(RULINGS)}.", code="validation_error",
-                            status_code=400, details={"fields": {"kind": [f"Unknown ruling {kind!r}."]}})
-    side = side or ""
-    if side not in ("", "black", "white"):
-        raise InvalidRuling("side is black or white.", code="validation_error", status_code=400,
-                            details={"fields": {"side": ["black or white."]}})
+                  payload: dict[str, Any]) -> tuple[Game, Exception | None]:
     game = game_lock(game_id)
     side = authorise_ruling(game, acting_user, kind, side)
     if kind in NEEDS_SIDE and not side:
@@ -122,8 +135,8 @@ def _ruling_issue(*, acting_user: Any, game_id: int, kind: str, side: str | None
         if clock_of(game) is not None and clock_enforce(game, db_now()) and game.is_finished:
             return game, game_over(game)  # the loss by delay fell due first: it is written, the ruling refused
     state = arbitration_state(game)
-    ruling = Ruling(game, state, acting_user, side, note or "", payload or {})
-    RULINGS[kind](ruling)
+    ruling = Ruling(game, state, acting_user, side, note, payload)
+    RULINGS[kind].handler(ruling)
     if game.status == Game.Status.FINISHED:
         state["open_choices"] = []
         state["constraints"] = []
@@ -131,4 +144,4 @@ def _ruling_issue(*, acting_user: Any, game_id: int, kind: str, side: str | None
     return game, None
 
 
-__all__ = ["RULINGS", "RULING_KINDS", "Ruling", "ruling_issue"]
+__all__ = ["RULINGS", "RULING_KINDS", "RULING_REQUEST_SCHEMA", "Ruling", "RulingSpec", "ruling_issue"]
