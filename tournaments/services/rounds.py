@@ -440,10 +440,6 @@ def round_publish(*, acting_user: Any, tournament: Tournament, number: int) -> R
     return round_
 
 
-def player_ids(pairs: list[tuple[Player, Player | None]]) -> list[tuple[int, int | None]]:
-    return [(a.pk, b.pk if b else None) for a, b in pairs]
-
-
 @transaction.atomic
 def match_forfeit_set(*, acting_user: Any, tournament: Tournament, number: int, board: int, winner: int | None,
                       reason: str) -> Match:
