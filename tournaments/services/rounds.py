@@ -1,4 +1,5 @@
-"""Rounds: pairing the next round as a preview, editing it, publishing it with its games.
+"""Rounds: pairing the next round as a preview, editing it, publishing it with its games, and
+adding a 2-game block to a tied knockout match.
 
 Lots for colour are cast when a round is published, which is when its matches start (Law 6);
 the seed and the outcome are kept on the match. With the 3-move ballot, the openings are drawn
@@ -17,8 +18,15 @@ from games.models import Game
 from games.services import game_create
 from tournaments.models import Entry, Match, MatchGame, Player, Round, Tournament, TournamentLog
 from tournaments.services import pure
-from tournaments.services.errors import InvalidInput, PairingUnavailable, RoundConflict, WrongTournamentStatus
-from tournaments.services.tournaments import authorise_director, log_write, tournament_lock
+from tournaments.services.access import authorise_director, log_write, tournament_lock
+from tournaments.services.errors import (
+    InvalidInput,
+    PairingUnavailable,
+    RoundConflict,
+    RoundNotFound,
+    WrongTournamentStatus,
+)
+from tournaments.services.outcomes import match_outcomes, standings_rows
 
 Format = Tournament.Format
 
@@ -40,8 +48,6 @@ def _rounds_total(tournament: Tournament) -> int | None:
 
 def round_is_complete(round_: Round) -> bool:
     """Tells whether every game of the round is finished and every match decided."""
-    from tournaments.selectors import match_outcomes
-
     outcomes = match_outcomes(round_.tournament, rounds=[round_])
     return all(o.complete for o in outcomes.values())
 
@@ -51,8 +57,6 @@ def _pairings_for(tournament: Tournament, number: int) -> tuple[list[pure.Pairin
         entries = list(Entry.objects.filter(tournament=tournament, seed__isnull=False).order_by("seed"))
         table = pure.berger_rounds([e.player_id for e in entries], double=tournament.format == Format.DOUBLE_ROUND_ROBIN)
         return table[number - 1], [f"Round {number} of the Berger table for {len(entries)} players."]
-    from tournaments.selectors import match_outcomes, standings_rows
-
     if tournament.format == Format.SWISS:
         entries = _active_entries(tournament, number)
         rows = {row.player: row for row in standings_rows(tournament)}
@@ -137,8 +141,6 @@ def _round_pair(*, acting_user: Any, tournament: Tournament) -> tuple[Round | No
     number = (last.number if last else 0) + 1
     if last is not None and tournament.format in (Format.SWISS, Format.KNOCKOUT):
         if tournament.format == Format.KNOCKOUT:
-            from tournaments.services.results import knockout_extend_tied
-
             extended = knockout_extend_tied(acting_user=acting_user, round_=last)
             if extended:
                 return None, (last.number, extended)  # committed; round_pair reports it
@@ -190,8 +192,6 @@ def _matches_create(tournament: Tournament, round_: Round, pairings: list[pure.P
 
 
 def _round_get(tournament: Tournament, number: int, *, lock: bool = False) -> Round:
-    from tournaments.services.errors import RoundNotFound
-
     qs = Round.objects.select_for_update() if lock else Round.objects
     round_ = qs.filter(tournament=tournament, number=number).first()
     if round_ is None:
@@ -210,8 +210,6 @@ def _round_field(tournament: Tournament, number: int) -> tuple[set[int], set[int
     if tournament.format in (Format.ROUND_ROBIN, Format.DOUBLE_ROUND_ROBIN):
         field = set(Entry.objects.filter(tournament=tournament, seed__isnull=False).values_list("player_id", flat=True))
     elif tournament.format == Format.KNOCKOUT and number > 1:
-        from tournaments.selectors import match_outcomes
-
         previous = Round.objects.filter(tournament=tournament, number=number - 1).first()
         outcomes = match_outcomes(tournament, rounds=[previous]) if previous else {}
         field = {o.winner for o in outcomes.values() if o.winner is not None}
@@ -382,6 +380,44 @@ def match_games_create(*, acting_user: Any, tournament: Tournament, match: Match
         )
         MatchGame.objects.create(match=match, game=game, number=number,
                                  ballot_number=ballot["number"] if ballot else None)
+
+
+def knockout_extend_tied(*, acting_user: Any, round_: Round, trigger: str = "") -> list[int]:
+    """Adds a 2-game block to each tied knockout match of the round that needs one; returns their boards.
+
+    Runs inside the caller's transaction (the tournament row locked). The games are created by
+    ``acting_user`` (a director). With a ``trigger`` (the automatic extension) the log row has
+    no actor and says what caused it.
+    """
+    tournament = round_.tournament
+    if tournament.format != Tournament.Format.KNOCKOUT or round_.status == Round.Status.PREVIEW:
+        return []
+    outcomes = match_outcomes(tournament, rounds=[round_])
+    due = [o for o in outcomes.values() if o.kind == Match.Kind.PLAYED and o.tied and not o.complete
+           and o.games_total and o.games_finished == o.games_total]
+    if not due:
+        return []
+    referees = list(tournament.referees.order_by("username").values_list("username", flat=True))
+    used = _ballots_used(tournament)
+    boards = []
+    for outcome in sorted(due, key=lambda o: o.board):
+        match = Match.objects.select_for_update().get(pk=outcome.id)
+        if MatchGame.objects.filter(match=match).count() != outcome.games_total:
+            continue
+        first = outcome.games_total + 1
+        match_games_create(
+            acting_user=acting_user, tournament=tournament, match=match, first=first, count=2,
+            referee_of=(lambda: referees[:1]), used=used,
+        )
+        match.save(update_fields=["ballots", "ballot_seed"])
+        data = {"round": round_.number, "board": match.board, "games": [first, first + 1],
+                "score": [outcome.game_points_one, outcome.game_points_two]}
+        if trigger:
+            data["trigger"] = trigger
+        log_write(tournament=tournament, kind=TournamentLog.Kind.MATCH_EXTENDED,
+                  actor=None if trigger else acting_user, data=data)
+        boards.append(match.board)
+    return boards
 
 
 @transaction.atomic
