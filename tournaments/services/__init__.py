@@ -11,10 +11,12 @@ function, no circle):
 4. ``outcomes``: the reads the writes need (``match_outcomes``, ``standings_rows``);
    ``tournaments.selectors`` re-exports them and imports nothing else from here but ``pure``.
 5. ``ratings``: the Glicko-2 update of a finished, rated tournament.
-6. ``rounds``: pairing, previews, publishing, games of matches, knockout tie-break blocks.
+6. ``rounds``: pairing, previews, publishing, games of matches, knockout tie-break blocks,
+   and the round's status (``round_status_set``, the only place it changes; its steps are
+   ``ROUND_TRANSITIONS``).
 7. ``results``: a director's result for a game; ``match_game_finished``.
-8. ``tournaments``: creation, settings, entries, players, and the tournament's status (which
-   finishes its rounds and updates its ratings).
+8. ``tournaments``: creation, settings, entries, players, and the tournament's status
+   (``ALLOWED_TRANSITIONS``; finishing finishes its rounds and updates its ratings).
 
 A module imports only modules above it in this list; none imports ``tournaments.selectors``.
 """

@@ -24,11 +24,54 @@ from tournaments.services.errors import (
     PairingUnavailable,
     RoundConflict,
     RoundNotFound,
+    StatusTransitionRefused,
     WrongTournamentStatus,
 )
 from tournaments.services.outcomes import match_outcomes, standings_rows
 
 Format = Tournament.Format
+RoundStatus = Round.Status
+
+#: The only steps a round's status may take, each with the kind of the log row it writes.
+#: A round is created as a preview (``_round_pair``; the demo seed creates one in progress)
+#: and published; it finishes as part of another change that writes its own row, so the
+#: finishing step writes none (None): pairing the next round (``round_paired``) or finishing
+#: the tournament (``status_changed``). A preview is discarded by deleting it.
+ROUND_TRANSITIONS: dict[str, dict[str, str | None]] = {
+    RoundStatus.PREVIEW: {RoundStatus.PUBLISHED: TournamentLog.Kind.ROUND_PUBLISHED},
+    RoundStatus.PUBLISHED: {RoundStatus.FINISHED: None},
+    RoundStatus.IN_PROGRESS: {RoundStatus.FINISHED: None},
+    RoundStatus.FINISHED: {},
+}
+
+
+def round_status_set(round_: Round, status: str, *, acting_user: Any, reason: str = "",
+                     data: dict[str, Any] | None = None) -> Round:
+    """Moves a round one allowed step (``ROUND_TRANSITIONS``) and writes that step's log row, if it has one.
+
+    The only place a round's status changes. Runs inside the caller's transaction, the
+    tournament row locked; the caller has checked what the step needs. The log row names the
+    round and adds ``data``. Publishing also stamps ``published_at``. Any other step is refused
+    (409 ``status_transition_refused``).
+    """
+    current = round_.status
+    allowed = ROUND_TRANSITIONS.get(current, {})
+    if status not in allowed:
+        raise StatusTransitionRefused(
+            f"Round {round_.number} is {current}; it cannot become {status}.",
+            details={"round": round_.number, "status": current, "requested": status, "allowed": list(allowed)},
+        )
+    round_.status = status
+    fields = ["status"]
+    if status == RoundStatus.PUBLISHED:
+        round_.published_at = timezone.now()
+        fields.append("published_at")
+    round_.save(update_fields=fields)
+    kind = allowed[status]
+    if kind is not None:
+        log_write(tournament=round_.tournament, kind=kind, actor=acting_user, reason=reason,
+                  data={"round": round_.number, **(data or {})})
+    return round_
 
 
 def _active_entries(tournament: Tournament, number: int) -> list[Entry]:
@@ -147,8 +190,7 @@ def _round_pair(*, acting_user: Any, tournament: Tournament) -> tuple[Round | No
         if not round_is_complete(last):
             raise RoundConflict(f"Round {last.number} is not finished yet.", details={"round": last.number})
     if last is not None and last.status != Round.Status.FINISHED and round_is_complete(last):
-        last.status = Round.Status.FINISHED
-        last.save(update_fields=["status"])
+        round_status_set(last, Round.Status.FINISHED, acting_user=acting_user)
     total = _rounds_total(tournament)
     if total is not None and number > total:
         raise RoundConflict(f"All {total} rounds have been paired.", details={"rounds": total})
@@ -192,8 +234,8 @@ def _matches_create(tournament: Tournament, round_: Round, pairings: list[pure.P
 
 
 def _round_get(tournament: Tournament, number: int, *, lock: bool = False) -> Round:
-    qs = Round.objects.select_for_update() if lock else Round.objects
-    round_ = qs.filter(tournament=tournament, number=number).first()
+    qs = tournament.rounds.select_for_update() if lock else tournament.rounds
+    round_ = qs.filter(number=number).first()
     if round_ is None:
         raise RoundNotFound(f"Round {number} of {tournament.slug} does not exist.")
     return round_
@@ -468,12 +510,8 @@ def round_publish(*, acting_user: Any, tournament: Tournament, number: int) -> R
             referee_of=referee_of, used=used,
         )
         match.save(update_fields=["lots_seed", "first_black", "ballots", "ballot_seed"])
-    round_.status = Round.Status.PUBLISHED
-    round_.published_at = timezone.now()
-    round_.save(update_fields=["status", "published_at"])
-    log_write(tournament=tournament, kind=TournamentLog.Kind.ROUND_PUBLISHED, actor=acting_user,
-              data={"round": number, "games": Game.objects.filter(round=round_).count()})
-    return round_
+    return round_status_set(round_, Round.Status.PUBLISHED, acting_user=acting_user,
+                            data={"games": Game.objects.filter(round=round_).count()})
 
 
 @transaction.atomic

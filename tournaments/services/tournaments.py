@@ -23,6 +23,7 @@ from tournaments.services.errors import (
 )
 from tournaments.services.outcomes import match_outcomes
 from tournaments.services.ratings import ratings_update
+from tournaments.services.rounds import round_status_set
 
 Status = Tournament.Status
 
@@ -257,7 +258,8 @@ def tournament_status_set(*, acting_user: Any, tournament: Tournament, status: s
         _seed_entries(tournament)
     if status == Status.FINISHED:
         _check_can_finish(tournament)
-        tournament.rounds.filter(status=Round.Status.PUBLISHED).update(status=Round.Status.FINISHED)
+        for round_ in tournament.rounds.filter(status=Round.Status.PUBLISHED).order_by("number"):
+            round_status_set(round_, Round.Status.FINISHED, acting_user=acting_user)
     tournament.status = status
     tournament.save(update_fields=["status"])
     log_write(tournament=tournament, kind=TournamentLog.Kind.STATUS_CHANGED, actor=acting_user,
