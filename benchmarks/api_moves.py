@@ -212,7 +212,7 @@ def main() -> int:
     env = scratch_django(BENCH_DB, admin_url=args.admin_url)
     from accounts.roles import Role
     from accounts.services import token_issue, user_create_with_role
-    from tournaments.models import Player
+    from players.models import Player
 
     director = user_create_with_role(username="bench-director", password="x-bench-password-1", role=Role.DIRECTOR)
     referee = user_create_with_role(username="bench-referee", password="x-bench-password-2", role=Role.REFEREE)

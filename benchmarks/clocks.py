@@ -58,8 +58,8 @@ def main() -> None:
     from arbitration.models import LogEntry
     from arbitration.services import game_create, ruling_issue
     from games.models import Game
+    from players.models import Player
     from tests.support.celery_worker import WorkerProcess
-    from tournaments.models import Player
 
     logs = ROOT / "var" / "bench"
     logs.mkdir(parents=True, exist_ok=True)

@@ -39,8 +39,9 @@ def build_swiss(slug: str, players: int, rounds: int, seed: int) -> None:
     from django.utils import timezone
 
     from games.models import Game, Termination
+    from players.models import Player
     from tournaments import selectors
-    from tournaments.models import Entry, Match, MatchGame, Player, Round, Tournament
+    from tournaments.models import Entry, Match, MatchGame, Round, Tournament
     from tournaments.pairing.swiss import SwissPlayer, pair_swiss
 
     rng = random.Random(seed)

@@ -41,6 +41,7 @@ class MatchInline(admin.TabularInline):
 class RoundAdmin(admin.ModelAdmin):
     list_display = ("tournament", "number", "status", "published_at")
     list_filter = ("status",)
+    readonly_fields = ("status", "published_at")  # they move only through round_status_set (the services)
     inlines = [MatchInline]
 
 

@@ -13,9 +13,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from arbitration.serializers import ErrorBodySerializer
+from players.models import Player
 from tournaments import selectors, services
 from tournaments.csv_import import CSVFormatError, players_import
-from tournaments.models import Entry, Player, Round, Tournament
+from tournaments.models import Entry, Round, Tournament
 from tournaments.serializers import (
     CrosstableSerializer,
     EntryCreateSerializer,

@@ -14,7 +14,7 @@ from typing import Any
 
 from django.db import transaction
 
-from tournaments.models import Player
+from players.models import Player
 
 COLUMNS = ("name", "club", "federation", "federation_id", "rating")
 

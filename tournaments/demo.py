@@ -14,7 +14,8 @@ from django.utils import timezone
 from accounts.roles import Role
 from accounts.services import user_create_with_role
 from games.models import Game
-from tournaments.models import Entry, Player, Round, Tournament
+from players.models import Player
+from tournaments.models import Entry, Round, Tournament
 
 DEMO_SLUG = "demo-club-championship"
 DEMO_PLAYERS = [

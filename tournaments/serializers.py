@@ -9,7 +9,8 @@ from rest_framework import serializers
 
 from accounts.roles import is_director
 from games.models import Game, ProgressRule, RuleSet
-from tournaments.models import Player, Round, Tournament, TournamentLog
+from players.models import Player
+from tournaments.models import Round, Tournament, TournamentLog
 from tournaments.scoring import TIEBREAKS
 
 

@@ -22,8 +22,9 @@ from django.views.decorators.http import require_GET, require_POST
 from accounts.roles import is_director
 from core.api import AppError
 from games.models import Game, ProgressRule, RuleSet
+from players.models import Player
 from tournaments import selectors, services
-from tournaments.models import Entry, Player, Round, Tournament
+from tournaments.models import Entry, Round, Tournament
 from tournaments.scoring import TIEBREAKS
 
 # --- forms --------------------------------------------------------------------------------------

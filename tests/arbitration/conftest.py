@@ -10,7 +10,7 @@ import pytest
 
 @pytest.fixture
 def players(db):
-    from tournaments.models import Player
+    from players.models import Player
 
     return Player.objects.create(name="Agnes Calder"), Player.objects.create(name="Bram Okafor")
 

@@ -27,7 +27,7 @@ REDIS_START = [
 @pytest.fixture
 def staff(db):
     from accounts.services import user_create_with_role
-    from tournaments.models import Player
+    from players.models import Player
 
     director = user_create_with_role(username="td", password="a-long-test-password", role="director")
     referee = user_create_with_role(username="rf", password="a-long-test-password", role="referee")

@@ -64,12 +64,12 @@ def test_sqlite_default_queues_concurrent_writers_instead_of_failing(tmp_path):
     )
     assert migrate.returncode == 0, migrate.stderr
     setup = run_django(
-        "from tournaments.models import Player; Player.objects.create(name='counter', rating=0)", env
+        "from players.models import Player; Player.objects.create(name='counter', rating=0)", env
     )
     assert setup.returncode == 0, setup.stderr
     writer = """
         from django.db import transaction
-        from tournaments.models import Player
+        from players.models import Player
         for _ in range(25):
             with transaction.atomic():
                 player = Player.objects.get(name='counter')

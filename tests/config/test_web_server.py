@@ -56,7 +56,7 @@ def web_server(transactional_db, tmp_path):
 def test_the_web_process_serves_the_api_on_kept_alive_connections_and_stops_on_sigterm(web_server):
     from accounts.roles import Role
     from accounts.services import token_issue, user_create_with_role
-    from tournaments.models import Player
+    from players.models import Player
 
     port, process, log_path = web_server
     Player.objects.create(name="Served Player")
@@ -121,7 +121,7 @@ def raw_exchange(port: int, head: bytes, body: bytes = b"", *, wait_for_continue
 def test_bodies_announced_with_expect_chunked_or_stopping_short_get_clear_answers(web_server):
     from accounts.roles import Role
     from accounts.services import token_issue, user_create_with_role
-    from tournaments.models import Player
+    from players.models import Player
 
     port, _process, _log = web_server
     token = token_issue(user=user_create_with_role(username="web-director2", password="x-web-password-2",

@@ -64,7 +64,7 @@ def _seconds(text: str) -> float:
 def _game(referee_username: str):
     from accounts.services import user_create_with_role
     from arbitration.services import game_create
-    from tournaments.models import Player
+    from players.models import Player
 
     director = user_create_with_role(username="td", password=TEST_PASSWORD, role="director")
     return game_create(
@@ -212,7 +212,7 @@ def test_a_director_pauses_adjusts_and_resumes_the_clock_from_the_console(page, 
 
     from arbitration.models import LogEntry
     from arbitration.services import game_create
-    from tournaments.models import Player
+    from players.models import Player
 
     director = make_user("td", "director")
     game = game_create(

@@ -16,7 +16,7 @@ SHORT_WIN_FEN = "B:W13,15:B1,5"
 def _game(*, referee_username: str, start_fen: str = ""):
     from accounts.services import user_create_with_role
     from arbitration.services import game_create
-    from tournaments.models import Player
+    from players.models import Player
 
     director = user_create_with_role(username="td", password=TEST_PASSWORD, role="director")
     black = Player.objects.create(name="Agnes Calder")

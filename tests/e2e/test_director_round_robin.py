@@ -16,7 +16,7 @@ PLAYERS = [("Agnes Calder", 1900), ("Bram Okafor", 1800), ("Cora Lindqvist", 170
 def test_director_runs_a_four_player_round_robin_to_final_standings(page, make_user):
     from playwright.sync_api import expect
 
-    from tournaments.models import Player
+    from players.models import Player
 
     make_user("td", "director", password="a-long-test-password")
     make_user("ref1", "referee")

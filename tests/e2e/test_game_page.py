@@ -13,7 +13,7 @@ SHORT_WIN_FEN = "B:W13,15:B1,5"
 @pytest.fixture
 def finished_game(make_user):
     from arbitration.services import game_create, game_move_record
-    from tournaments.models import Player
+    from players.models import Player
 
     director = make_user("td", "director")
     referee = make_user("ref", "referee")
@@ -107,7 +107,7 @@ def test_the_public_page_follows_a_game_in_progress_to_its_end(page, make_user):
     from playwright.sync_api import expect
 
     from arbitration.services import game_create, game_move_record, ruling_issue
-    from tournaments.models import Player
+    from players.models import Player
 
     director = make_user("td", "director")
     game = game_create(

@@ -167,7 +167,7 @@ def test_a_move_through_the_service_costs_six_queries_with_the_lock(referee, new
 
 def test_a_clocked_game_reads_its_clock_after_the_lock(referee, director, django_assert_num_queries):  # noqa: F811
     from arbitration.services import game_create, game_move_record
-    from tournaments.models import Player
+    from players.models import Player
 
     game = game_create(acting_user=director, black=Player.objects.create(name="B"),
                        white=Player.objects.create(name="W"), referees=[referee.username],

@@ -3,7 +3,7 @@
 import pytest
 
 from arbitration.services import game_create
-from tournaments.models import Player
+from players.models import Player
 
 pytestmark = pytest.mark.django_db
 

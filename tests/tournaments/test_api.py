@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from games.models import Game
-from tournaments.models import Player, Tournament, TournamentLog
+from players.models import Player
+from tournaments.models import Tournament, TournamentLog
 
 pytestmark = pytest.mark.django_db
 

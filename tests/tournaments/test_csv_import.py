@@ -7,8 +7,8 @@ import io
 import pytest
 from django.core.management import CommandError, call_command
 
+from players.models import Player
 from tournaments.csv_import import CSVFormatError, players_import
-from tournaments.models import Player
 
 pytestmark = pytest.mark.django_db
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from django.db import IntegrityError, transaction
 
-from tournaments.models import Match, Player, Round, Tournament
+from players.models import Player
+from tournaments.models import Match, Round, Tournament
 
 pytestmark = pytest.mark.django_db
 

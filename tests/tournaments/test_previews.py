@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 from django.db.models import Q
 
+from players.models import Player
 from tests.tournaments.test_services import finish_games, make_players, play_round, running_tournament
 from tournaments import services
-from tournaments.models import Match, Player, TournamentLog
+from tournaments.models import Match, TournamentLog
 
 pytestmark = pytest.mark.django_db
 

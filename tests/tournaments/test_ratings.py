@@ -25,9 +25,10 @@ def test_glicko2_idle_player_only_gains_deviation():
 
 @pytest.mark.django_db
 def test_a_rated_tournament_updates_ratings_by_glicko2_and_keeps_the_deviation(director):
+    from players.models import Player
     from tests.tournaments.test_services import make_players, play_round, running_tournament
     from tournaments import services
-    from tournaments.models import Player, RatingHistory, TournamentLog
+    from tournaments.models import RatingHistory, TournamentLog
 
     players = make_players(3)
     players[0].rating_deviation, players[0].rating_volatility = 80.0, 0.05

@@ -9,19 +9,11 @@ import pytest
 from arbitration.models import LogEntry
 from games.models import INITIAL_FEN, Game
 from games.rules import Position
+from players.models import Player
 from tournaments import selectors, services
 from tournaments.ballots import draw_ballots
 from tournaments.lots import cast_lots
-from tournaments.models import (
-    Entry,
-    Match,
-    MatchGame,
-    Player,
-    RatingHistory,
-    Round,
-    Tournament,
-    TournamentLog,
-)
+from tournaments.models import Entry, Match, MatchGame, RatingHistory, Round, Tournament, TournamentLog
 
 pytestmark = pytest.mark.django_db
 

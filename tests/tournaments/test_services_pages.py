@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
+from players.models import Player
 from tests.tournaments.test_services import make_players, play_round, running_tournament
-from tournaments.models import Player, Tournament
+from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
 

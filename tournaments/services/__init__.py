@@ -1,5 +1,27 @@
-"""Tournament writes (services): every change of a tournament, its entries, rounds and results."""
+"""Tournament writes (services): every change of a tournament, its entries, rounds and results.
 
+The modules import one another in one direction only, lower first (no import inside a
+function, no circle):
+
+1. ``errors``: the errors the services raise.
+2. ``pure``: the bridge to the pure algorithms (pairing, lots, ballots, scoring, ratings);
+   imports no other module of the package.
+3. ``access``: what every write shares: ``tournament_lock``, ``authorise_director``,
+   ``log_write``.
+4. ``outcomes``: the reads the writes need (``match_outcomes``, ``standings_rows``);
+   ``tournaments.selectors`` re-exports them and imports nothing else from here but ``pure``.
+5. ``ratings``: the Glicko-2 update of a finished, rated tournament.
+6. ``rounds``: pairing, previews, publishing, games of matches, knockout tie-break blocks,
+   and the round's status (``round_status_set``, the only place it changes; its steps are
+   ``ROUND_TRANSITIONS``).
+7. ``results``: a director's result for a game; ``match_game_finished``.
+8. ``tournaments``: creation, settings, entries, players, and the tournament's status
+   (``ALLOWED_TRANSITIONS``; finishing finishes its rounds and updates its ratings).
+
+A module imports only modules above it in this list; none imports ``tournaments.selectors``.
+"""
+
+from tournaments.services.access import authorise_director, is_director_of
 from tournaments.services.errors import (
     EntryConflict,
     InvalidInput,
@@ -12,8 +34,9 @@ from tournaments.services.errors import (
     WrongTournamentStatus,
 )
 from tournaments.services.ratings import ratings_update
-from tournaments.services.results import game_result_set, knockout_extend_tied, match_game_finished
+from tournaments.services.results import game_result_set, match_game_finished
 from tournaments.services.rounds import (
+    knockout_extend_tied,
     match_forfeit_set,
     round_discard,
     round_pair,
@@ -22,11 +45,9 @@ from tournaments.services.rounds import (
 )
 from tournaments.services.tournaments import (
     ALLOWED_TRANSITIONS,
-    authorise_director,
     entries_add,
     entry_add,
     entry_withdraw,
-    is_director_of,
     player_create,
     player_update,
     tournament_create,

@@ -7,9 +7,10 @@ from typing import Any
 from django.db import transaction
 
 from games.models import Game
-from tournaments.models import Entry, Player, RatingHistory, Tournament, TournamentLog
+from players.models import Player
+from tournaments.models import Entry, RatingHistory, Tournament, TournamentLog
 from tournaments.services import pure
-from tournaments.services.tournaments import log_write
+from tournaments.services.access import log_write
 
 #: Glicko-2 starting values: an unrated player, and a rating given without its deviation
 #: (imported from elsewhere), which is taken as moderately reliable.

@@ -3,7 +3,8 @@
 A game's result lives on the game and its arbitration log (``arbitration.services``); the
 tournament derives match results and standings from the games, so a correction is a
 superseding ruling on the game's log plus a row on the tournament's log, and the standings,
-computed from the games, follow.
+computed from the games, follow. A finished game of a tied knockout match gets its match the
+next 2-game block (``match_game_finished``, through ``rounds.knockout_extend_tied``).
 """
 
 from __future__ import annotations
@@ -13,12 +14,15 @@ from typing import Any
 
 from django.db import transaction
 
+from accounts.roles import is_director
 from arbitration.models import LogEntry
 from arbitration.services import ruling_issue
 from games.models import Game
 from tournaments.models import Match, MatchGame, Round, Tournament, TournamentLog
+from tournaments.services.access import authorise_director, log_write, tournament_lock
 from tournaments.services.errors import InvalidInput, RoundConflict, WrongTournamentStatus
-from tournaments.services.tournaments import authorise_director, log_write, tournament_lock
+from tournaments.services.outcomes import match_outcomes
+from tournaments.services.rounds import knockout_extend_tied
 
 logger = logging.getLogger(__name__)
 
@@ -89,8 +93,6 @@ def _decided_before_its_last_block(outcome: Any) -> bool:
 
 
 def _knockout_winner(tournament: Tournament, match: Match) -> int | None:
-    from tournaments.selectors import match_outcomes
-
     outcome = match_outcomes(tournament, rounds=[match.round]).get(match.pk)
     return outcome.winner if outcome else None
 
@@ -98,8 +100,6 @@ def _knockout_winner(tournament: Tournament, match: Match) -> int | None:
 def _knockout_check_correction(tournament: Tournament, match: Match, winner_before: int | None, game: Game) -> None:
     """Refuses (409, rolling the result back) a knockout result that changes who won a match once
     the next round is paired, or that decides a match before tie-break games already played."""
-    from tournaments.selectors import match_outcomes
-
     outcome = match_outcomes(tournament, rounds=[match.round]).get(match.pk)
     if outcome is None:
         return
@@ -117,51 +117,8 @@ def _knockout_check_correction(tournament: Tournament, match: Match, winner_befo
             details={"game": game.pk, "board": match.board, "round": later.number})
 
 
-def knockout_extend_tied(*, acting_user: Any, round_: Round, trigger: str = "") -> list[int]:
-    """Adds a 2-game block to each tied knockout match of the round that needs one; returns their boards.
-
-    Runs inside the caller's transaction (the tournament row locked). The games are created by
-    ``acting_user`` (a director). With a ``trigger`` (the automatic extension) the log row has
-    no actor and says what caused it.
-    """
-    from tournaments.selectors import match_outcomes
-    from tournaments.services.rounds import _ballots_used, match_games_create
-
-    tournament = round_.tournament
-    if tournament.format != Tournament.Format.KNOCKOUT or round_.status == Round.Status.PREVIEW:
-        return []
-    outcomes = match_outcomes(tournament, rounds=[round_])
-    due = [o for o in outcomes.values() if o.kind == Match.Kind.PLAYED and o.tied and not o.complete
-           and o.games_total and o.games_finished == o.games_total]
-    if not due:
-        return []
-    referees = list(tournament.referees.order_by("username").values_list("username", flat=True))
-    used = _ballots_used(tournament)
-    boards = []
-    for outcome in sorted(due, key=lambda o: o.board):
-        match = Match.objects.select_for_update().get(pk=outcome.id)
-        if MatchGame.objects.filter(match=match).count() != outcome.games_total:
-            continue
-        first = outcome.games_total + 1
-        match_games_create(
-            acting_user=acting_user, tournament=tournament, match=match, first=first, count=2,
-            referee_of=(lambda: referees[:1]), used=used,
-        )
-        match.save(update_fields=["ballots", "ballot_seed"])
-        data = {"round": round_.number, "board": match.board, "games": [first, first + 1],
-                "score": [outcome.game_points_one, outcome.game_points_two]}
-        if trigger:
-            data["trigger"] = trigger
-        log_write(tournament=tournament, kind=TournamentLog.Kind.MATCH_EXTENDED,
-                  actor=None if trigger else acting_user, data=data)
-        boards.append(match.board)
-    return boards
-
-
 def _acting_director(tournament: Tournament) -> Any:
     """Returns a director of the tournament to create games on its behalf (the first by id), or None."""
-    from accounts.roles import is_director
-
     for user in tournament.directors.order_by("id"):
         if is_director(user):
             return user
@@ -173,7 +130,8 @@ def match_game_finished(*, game_id: int) -> list[int]:
     """Follows up a finished game of a tournament: a tied knockout match gets its next 2-game block.
 
     Called after the commit of whatever finished the game (a move, a ruling, the clock, a
-    director's result), through ``games.services.finish`` (after the commit); idempotent, so a second call, or one
+    director's result), through the ``game_finished`` signal and the ``tournaments.game_finished`` task (after the
+    commit); idempotent, so a second call, or one
     for a game whose match is decided, does nothing. The block's games are created on behalf of
     the tournament's first director; the log row has no actor and says it was automatic.
     Returns the boards extended.

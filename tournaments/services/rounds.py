@@ -1,4 +1,5 @@
-"""Rounds: pairing the next round as a preview, editing it, publishing it with its games.
+"""Rounds: pairing the next round as a preview, editing it, publishing it with its games, and
+adding a 2-game block to a tied knockout match.
 
 Lots for colour are cast when a round is published, which is when its matches start (Law 6);
 the seed and the outcome are kept on the match. With the 3-move ballot, the openings are drawn
@@ -15,12 +16,63 @@ from django.utils import timezone
 
 from arbitration.services import game_create
 from games.models import Game
-from tournaments.models import Entry, Match, MatchGame, Player, Round, Tournament, TournamentLog
+from players.models import Player
+from tournaments.models import Entry, Match, MatchGame, Round, Tournament, TournamentLog
 from tournaments.services import pure
-from tournaments.services.errors import InvalidInput, PairingUnavailable, RoundConflict, WrongTournamentStatus
-from tournaments.services.tournaments import authorise_director, log_write, tournament_lock
+from tournaments.services.access import authorise_director, log_write, tournament_lock
+from tournaments.services.errors import (
+    InvalidInput,
+    PairingUnavailable,
+    RoundConflict,
+    RoundNotFound,
+    StatusTransitionRefused,
+    WrongTournamentStatus,
+)
+from tournaments.services.outcomes import match_outcomes, standings_rows
 
 Format = Tournament.Format
+RoundStatus = Round.Status
+
+#: The only steps a round's status may take, each with the kind of the log row it writes.
+#: A round is created as a preview (``_round_pair``; the demo seed creates one in progress)
+#: and published; it finishes as part of another change that writes its own row, so the
+#: finishing step writes none (None): pairing the next round (``round_paired``) or finishing
+#: the tournament (``status_changed``). A preview is discarded by deleting it.
+ROUND_TRANSITIONS: dict[str, dict[str, str | None]] = {
+    RoundStatus.PREVIEW: {RoundStatus.PUBLISHED: TournamentLog.Kind.ROUND_PUBLISHED},
+    RoundStatus.PUBLISHED: {RoundStatus.FINISHED: None},
+    RoundStatus.IN_PROGRESS: {RoundStatus.FINISHED: None},
+    RoundStatus.FINISHED: {},
+}
+
+
+def round_status_set(round_: Round, status: str, *, acting_user: Any, reason: str = "",
+                     data: dict[str, Any] | None = None) -> Round:
+    """Moves a round one allowed step (``ROUND_TRANSITIONS``) and writes that step's log row, if it has one.
+
+    The only place a round's status changes. Runs inside the caller's transaction, the
+    tournament row locked; the caller has checked what the step needs. The log row names the
+    round and adds ``data``. Publishing also stamps ``published_at``. Any other step is refused
+    (409 ``status_transition_refused``).
+    """
+    current = round_.status
+    allowed = ROUND_TRANSITIONS.get(current, {})
+    if status not in allowed:
+        raise StatusTransitionRefused(
+            f"Round {round_.number} is {current}; it cannot become {status}.",
+            details={"round": round_.number, "status": current, "requested": status, "allowed": list(allowed)},
+        )
+    round_.status = status
+    fields = ["status"]
+    if status == RoundStatus.PUBLISHED:
+        round_.published_at = timezone.now()
+        fields.append("published_at")
+    round_.save(update_fields=fields)
+    kind = allowed[status]
+    if kind is not None:
+        log_write(tournament=round_.tournament, kind=kind, actor=acting_user, reason=reason,
+                  data={"round": round_.number, **(data or {})})
+    return round_
 
 
 def _active_entries(tournament: Tournament, number: int) -> list[Entry]:
@@ -40,8 +92,6 @@ def _rounds_total(tournament: Tournament) -> int | None:
 
 def round_is_complete(round_: Round) -> bool:
     """Tells whether every game of the round is finished and every match decided."""
-    from tournaments.selectors import match_outcomes
-
     outcomes = match_outcomes(round_.tournament, rounds=[round_])
     return all(o.complete for o in outcomes.values())
 
@@ -51,8 +101,6 @@ def _pairings_for(tournament: Tournament, number: int) -> tuple[list[pure.Pairin
         entries = list(Entry.objects.filter(tournament=tournament, seed__isnull=False).order_by("seed"))
         table = pure.berger_rounds([e.player_id for e in entries], double=tournament.format == Format.DOUBLE_ROUND_ROBIN)
         return table[number - 1], [f"Round {number} of the Berger table for {len(entries)} players."]
-    from tournaments.selectors import match_outcomes, standings_rows
-
     if tournament.format == Format.SWISS:
         entries = _active_entries(tournament, number)
         rows = {row.player: row for row in standings_rows(tournament)}
@@ -137,16 +185,13 @@ def _round_pair(*, acting_user: Any, tournament: Tournament) -> tuple[Round | No
     number = (last.number if last else 0) + 1
     if last is not None and tournament.format in (Format.SWISS, Format.KNOCKOUT):
         if tournament.format == Format.KNOCKOUT:
-            from tournaments.services.results import knockout_extend_tied
-
             extended = knockout_extend_tied(acting_user=acting_user, round_=last)
             if extended:
                 return None, (last.number, extended)  # committed; round_pair reports it
         if not round_is_complete(last):
             raise RoundConflict(f"Round {last.number} is not finished yet.", details={"round": last.number})
     if last is not None and last.status != Round.Status.FINISHED and round_is_complete(last):
-        last.status = Round.Status.FINISHED
-        last.save(update_fields=["status"])
+        round_status_set(last, Round.Status.FINISHED, acting_user=acting_user)
     total = _rounds_total(tournament)
     if total is not None and number > total:
         raise RoundConflict(f"All {total} rounds have been paired.", details={"rounds": total})
@@ -190,10 +235,8 @@ def _matches_create(tournament: Tournament, round_: Round, pairings: list[pure.P
 
 
 def _round_get(tournament: Tournament, number: int, *, lock: bool = False) -> Round:
-    from tournaments.services.errors import RoundNotFound
-
-    qs = Round.objects.select_for_update() if lock else Round.objects
-    round_ = qs.filter(tournament=tournament, number=number).first()
+    qs = tournament.rounds.select_for_update() if lock else tournament.rounds
+    round_ = qs.filter(number=number).first()
     if round_ is None:
         raise RoundNotFound(f"Round {number} of {tournament.slug} does not exist.")
     return round_
@@ -210,8 +253,6 @@ def _round_field(tournament: Tournament, number: int) -> tuple[set[int], set[int
     if tournament.format in (Format.ROUND_ROBIN, Format.DOUBLE_ROUND_ROBIN):
         field = set(Entry.objects.filter(tournament=tournament, seed__isnull=False).values_list("player_id", flat=True))
     elif tournament.format == Format.KNOCKOUT and number > 1:
-        from tournaments.selectors import match_outcomes
-
         previous = Round.objects.filter(tournament=tournament, number=number - 1).first()
         outcomes = match_outcomes(tournament, rounds=[previous]) if previous else {}
         field = {o.winner for o in outcomes.values() if o.winner is not None}
@@ -384,6 +425,44 @@ def match_games_create(*, acting_user: Any, tournament: Tournament, match: Match
                                  ballot_number=ballot["number"] if ballot else None)
 
 
+def knockout_extend_tied(*, acting_user: Any, round_: Round, trigger: str = "") -> list[int]:
+    """Adds a 2-game block to each tied knockout match of the round that needs one; returns their boards.
+
+    Runs inside the caller's transaction (the tournament row locked). The games are created by
+    ``acting_user`` (a director). With a ``trigger`` (the automatic extension) the log row has
+    no actor and says what caused it.
+    """
+    tournament = round_.tournament
+    if tournament.format != Tournament.Format.KNOCKOUT or round_.status == Round.Status.PREVIEW:
+        return []
+    outcomes = match_outcomes(tournament, rounds=[round_])
+    due = [o for o in outcomes.values() if o.kind == Match.Kind.PLAYED and o.tied and not o.complete
+           and o.games_total and o.games_finished == o.games_total]
+    if not due:
+        return []
+    referees = list(tournament.referees.order_by("username").values_list("username", flat=True))
+    used = _ballots_used(tournament)
+    boards = []
+    for outcome in sorted(due, key=lambda o: o.board):
+        match = Match.objects.select_for_update().get(pk=outcome.id)
+        if MatchGame.objects.filter(match=match).count() != outcome.games_total:
+            continue
+        first = outcome.games_total + 1
+        match_games_create(
+            acting_user=acting_user, tournament=tournament, match=match, first=first, count=2,
+            referee_of=(lambda: referees[:1]), used=used,
+        )
+        match.save(update_fields=["ballots", "ballot_seed"])
+        data = {"round": round_.number, "board": match.board, "games": [first, first + 1],
+                "score": [outcome.game_points_one, outcome.game_points_two]}
+        if trigger:
+            data["trigger"] = trigger
+        log_write(tournament=tournament, kind=TournamentLog.Kind.MATCH_EXTENDED,
+                  actor=None if trigger else acting_user, data=data)
+        boards.append(match.board)
+    return boards
+
+
 @transaction.atomic
 def round_publish(*, acting_user: Any, tournament: Tournament, number: int) -> Round:
     """Publishes a preview: casts the lots, deals the ballots and creates the games.
@@ -432,16 +511,8 @@ def round_publish(*, acting_user: Any, tournament: Tournament, number: int) -> R
             referee_of=referee_of, used=used,
         )
         match.save(update_fields=["lots_seed", "first_black", "ballots", "ballot_seed"])
-    round_.status = Round.Status.PUBLISHED
-    round_.published_at = timezone.now()
-    round_.save(update_fields=["status", "published_at"])
-    log_write(tournament=tournament, kind=TournamentLog.Kind.ROUND_PUBLISHED, actor=acting_user,
-              data={"round": number, "games": Game.objects.filter(round=round_).count()})
-    return round_
-
-
-def player_ids(pairs: list[tuple[Player, Player | None]]) -> list[tuple[int, int | None]]:
-    return [(a.pk, b.pk if b else None) for a, b in pairs]
+    return round_status_set(round_, Round.Status.PUBLISHED, acting_user=acting_user,
+                            data={"games": Game.objects.filter(round=round_).count()})
 
 
 @transaction.atomic

@@ -10,9 +10,11 @@ from django.utils.text import slugify
 
 from accounts.roles import Role, is_director, user_roles
 from arbitration.timecontrol import ClockControl, ClockControlError
-from games.models import ProgressRule, RuleSet
-from tournaments.models import Entry, Player, Round, Tournament, TournamentLog
+from games.models import Game, ProgressRule, RuleSet
+from players.models import Player
+from tournaments.models import Entry, Round, Tournament, TournamentLog
 from tournaments.scoring import TIEBREAKS
+from tournaments.services.access import authorise_director, log_write, tournament_lock
 from tournaments.services.errors import (
     EntryConflict,
     InvalidInput,
@@ -20,6 +22,9 @@ from tournaments.services.errors import (
     StatusTransitionRefused,
     WrongTournamentStatus,
 )
+from tournaments.services.outcomes import match_outcomes
+from tournaments.services.ratings import ratings_update
+from tournaments.services.rounds import round_status_set
 
 Status = Tournament.Status
 
@@ -35,37 +40,6 @@ DEFAULT_TIEBREAKS = ["sonneborn_berger", "head_to_head", "wins", "game_points"]
 SWISS_TIEBREAKS = ["buchholz", "median_buchholz", "sonneborn_berger", "wins", "game_points"]
 KNOWN_TIEBREAKS = TIEBREAKS
 RESERVED_SLUGS = {"me", "manage", "players"}
-
-
-def log_write(*, tournament: Tournament, kind: str, actor: Any = None, reason: str = "",
-              data: dict[str, Any] | None = None, from_status: str = "", to_status: str = "",
-              supersedes: TournamentLog | None = None) -> TournamentLog:
-    """Appends a row to the tournament's log (never edited afterwards)."""
-    return TournamentLog.objects.create(
-        tournament=tournament, kind=kind, actor=actor if getattr(actor, "is_authenticated", False) else None,
-        reason=reason, data=data or {}, from_status=from_status, to_status=to_status, supersedes=supersedes,
-    )
-
-
-def is_director_of(tournament: Tournament, user: Any) -> bool:
-    """Tells whether the user directs this tournament (a superuser directs them all)."""
-    if not is_director(user):
-        return False
-    if user.is_superuser:
-        return True
-    return tournament.directors.filter(pk=user.pk).exists()
-
-
-def authorise_director(tournament: Tournament, user: Any) -> None:
-    """Refuses (403) anyone but a director of the tournament."""
-    if not is_director_of(tournament, user):
-        raise NotDirector("Only a director of this tournament may do this.")
-
-
-def tournament_lock(tournament: Tournament | int) -> Tournament:
-    """Returns the tournament row locked for the rest of the transaction."""
-    pk = tournament.pk if isinstance(tournament, Tournament) else tournament
-    return Tournament.objects.select_for_update().get(pk=pk)
 
 
 def _referee_users(usernames: list[str] | tuple[str, ...]) -> list[Any]:
@@ -285,14 +259,13 @@ def tournament_status_set(*, acting_user: Any, tournament: Tournament, status: s
         _seed_entries(tournament)
     if status == Status.FINISHED:
         _check_can_finish(tournament)
-        tournament.rounds.filter(status=Round.Status.PUBLISHED).update(status=Round.Status.FINISHED)
+        for round_ in tournament.rounds.filter(status=Round.Status.PUBLISHED).order_by("number"):
+            round_status_set(round_, Round.Status.FINISHED, acting_user=acting_user)
     tournament.status = status
     tournament.save(update_fields=["status"])
     log_write(tournament=tournament, kind=TournamentLog.Kind.STATUS_CHANGED, actor=acting_user,
               from_status=current, to_status=status, reason=reason)
     if status == Status.FINISHED and tournament.rated:
-        from tournaments.services.ratings import ratings_update
-
         ratings_update(acting_user=acting_user, tournament=tournament)
     return tournament
 
@@ -305,16 +278,12 @@ def _check_can_start(tournament: Tournament) -> None:
 
 
 def _check_can_finish(tournament: Tournament) -> None:
-    from games.models import Game
-
     if tournament.rounds.filter(status=Round.Status.PREVIEW).exists():
         raise WrongTournamentStatus("A round is still a preview: publish or discard it first.")
     unfinished = list(Game.objects.filter(round__tournament=tournament).exclude(status="finished")
                       .values_list("id", flat=True)[:20])
     if unfinished:
         raise WrongTournamentStatus("Some games are not finished.", details={"games": unfinished})
-    from tournaments.selectors import match_outcomes
-
     undecided = sorted((o.round, o.board) for o in match_outcomes(tournament).values() if not o.complete)
     if undecided:
         where = ", ".join(f"round {r} board {b}" for r, b in undecided[:10])
