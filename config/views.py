@@ -9,6 +9,7 @@ from django.views.decorators.http import require_GET
 
 from config.health import health_report
 from core.api import error_body
+from tournaments.selectors import tournament_list_for_home
 
 
 @never_cache
@@ -21,8 +22,6 @@ def healthz(request: HttpRequest) -> JsonResponse:
 
 def home(request: HttpRequest) -> HttpResponse:
     """Shows the home page: the tournaments and the user's role."""
-    from tournaments.selectors import tournament_list_for_home
-
     return render(request, "home.html", {"tournaments": tournament_list_for_home()})
 
 
