@@ -23,6 +23,9 @@ def test_a_tied_knockout_match_gets_its_block_from_the_worker_not_the_request(di
     while MatchGame.objects.filter(match=match).count() < 4 and time.monotonic() < deadline:
         time.sleep(0.1)
     assert MatchGame.objects.filter(match=match).count() == 4
+    time.sleep(1)  # both games' follow-ups have run by now: the second finds the block there and adds none
+    assert MatchGame.objects.filter(match=match).count() == 4
     row = TournamentLog.objects.get(tournament=tournament, kind="match_extended")
     assert row.actor is None and row.data["games"] == [3, 4]
-    assert f"game {second.pk} finished" in row.data["trigger"]
+    # Whichever game's task the worker took first found the match tied (both games may be over by then).
+    assert any(f"game {game.pk} finished" in row.data["trigger"] for game in (first, second))
