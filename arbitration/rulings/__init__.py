@@ -19,7 +19,6 @@ from arbitration.clocks import clock_of, db_now
 from arbitration.delay import clock_enforce
 from arbitration.errors import InvalidRuling
 from arbitration.lifecycle import (
-    arbitration_state,
     ensure_in_progress,
     game_over,
     save_game,
@@ -29,6 +28,7 @@ from arbitration.models import LogEntry
 from arbitration.persistence import game_lock
 from arbitration.rulings import appeals, choices, clocks, corrections, draws, penalties
 from arbitration.rulings.base import Ruling
+from arbitration.state import PendingState
 from games.models import Game
 
 Kind = LogEntry.Kind
@@ -121,13 +121,12 @@ def _ruling_issue(*, acting_user: Any, game_id: int, kind: str, side: str | None
         ensure_in_progress(game)
         if clock_of(game) is not None and clock_enforce(game, db_now()) and game.is_finished:
             return game, game_over(game)  # the loss by delay fell due first: it is written, the ruling refused
-    state = arbitration_state(game)
+    state = PendingState.from_json(game.arbitration, game.initial_fen)
     ruling = Ruling(game, state, acting_user, side, note or "", payload or {})
     RULINGS[kind](ruling)
     if game.status == Game.Status.FINISHED:
-        state["open_choices"] = []
-        state["constraints"] = []
-    save_game(game, state)
+        ruling.state = ruling.state.cleared()
+    save_game(game, ruling.state)
     return game, None
 
 

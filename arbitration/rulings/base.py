@@ -9,6 +9,7 @@ from arbitration.errors import (
 )
 from arbitration.log import log_append
 from arbitration.models import LogEntry
+from arbitration.state import PendingState
 from games.models import Game
 from games.rules import (
     Position,
@@ -49,9 +50,13 @@ def remove_piece(fen: str, square: int) -> str:
 
 
 class Ruling:
-    """What a ruling function receives: the locked game, its cached state and the request."""
+    """What a ruling function receives: the locked game, its pending state and the request.
 
-    def __init__(self, game: Game, state: dict[str, Any], actor: Any, side: str, note: str,
+    ``state`` is a frozen value: a handler that changes it assigns the new one
+    (``r.state = r.state.with_...(...)``); ``ruling_issue`` saves the last.
+    """
+
+    def __init__(self, game: Game, state: PendingState, actor: Any, side: str, note: str,
                  payload: dict[str, Any]) -> None:
         self.game = game
         self.state = state

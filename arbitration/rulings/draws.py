@@ -3,6 +3,8 @@ resignation, adjudication."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from accounts.roles import is_director
 from arbitration.errors import (
     InvalidRuling,
@@ -10,7 +12,6 @@ from arbitration.errors import (
     RepetitionNotEstablished,
 )
 from arbitration.lifecycle import (
-    FORTY_MOVE_LIMIT,
     finish,
     opponent,
     win_for,
@@ -24,6 +25,7 @@ from arbitration.moves import (
 )
 from arbitration.rulings.base import Ruling, ordinal, require
 from arbitration.rulings.choices import settle_huff_by_moving
+from arbitration.state import FORTY_MOVE_LIMIT, FortyCount
 from games.models import Game, Move, ProgressRule, Termination
 
 Kind = LogEntry.Kind
@@ -33,28 +35,28 @@ def forty_move_notice(r: Ruling) -> None:
     """Law 22: the weaker side gives notice; the stronger side's own moves are counted from here."""
     if r.game.progress_rule != ProgressRule.FORTY_MOVE_NOTICE:
         raise InvalidRuling(f"This game's progress rule is {r.game.progress_rule}: there is no 40-move notice.")
-    forty = r.state["forty"]
-    if forty["active"]:
-        raise InvalidRuling(f"A 40-move count is already running ({forty['count']} of {FORTY_MOVE_LIMIT}).")
+    forty = r.state.forty
+    if forty.active:
+        raise InvalidRuling(f"A 40-move count is already running ({forty.count} of {FORTY_MOVE_LIMIT}).")
     entry = r.log(Kind.FORTY_MOVE_NOTICE, law="22", data={"stronger_side": opponent(r.side), "start_ply": r.game.ply})
-    r.state["forty"] = {"active": True, "start_ply": r.game.ply, "stronger_side": opponent(r.side), "count": 0,
-                        "awaiting_ruling": False, "notice_seq": entry.seq}
+    forty = FortyCount.on_notice(start_ply=r.game.ply, stronger_side=opponent(r.side), notice_seq=entry.seq)
+    r.state = replace(r.state, forty=forty)
 
 
 def forty_move_ruling(r: Ruling) -> None:
     """Law 22: at 40 moves the referee rules advantage shown (play on) or draw."""
     outcome = require(r.payload, "outcome", "forty_move_ruling")
-    forty = r.state["forty"]
+    forty = r.state.forty
     if outcome not in ("advantage_shown", "draw"):
         raise InvalidRuling("outcome is advantage_shown or draw.", code="validation_error", status_code=400,
                             details={"fields": {"outcome": ["advantage_shown or draw."]}})
-    if not forty["active"]:
+    if not forty.active:
         raise InvalidRuling("No 40-move count is running.")
-    if outcome == "draw" and not forty["awaiting_ruling"]:
-        raise InvalidRuling(f"The count is at {forty['count']} of {FORTY_MOVE_LIMIT}: a draw cannot be ruled yet.")
-    r.log(Kind.FORTY_MOVE_RULING, law="22", data={"outcome": outcome, "forty_before": dict(forty)},
+    if outcome == "draw" and not forty.awaiting_ruling:
+        raise InvalidRuling(f"The count is at {forty.count} of {FORTY_MOVE_LIMIT}: a draw cannot be ruled yet.")
+    r.log(Kind.FORTY_MOVE_RULING, law="22", data={"outcome": outcome, "forty_before": forty.to_json()},
           side=r.side or "")
-    r.state["forty"] = {"active": False, "start_ply": None, "stronger_side": None, "count": 0, "awaiting_ruling": False}
+    r.state = replace(r.state, forty=FortyCount.inactive())
     if outcome == "draw":
         finish(r.game, result=Game.Result.DRAW, termination=Termination.DRAW_FORTY_MOVE, actor=r.actor, law="22",
                note="No decided advantage shown within 40 moves: drawn (Law 22).")
@@ -79,9 +81,9 @@ def repetition_claim(r: Ruling) -> None:
     if move.captures or man_moved:
         seen = 0
     else:
-        progress = r.state["progress"]
-        history = [progress["fen"], *Move.objects.filter(
-            game=r.game, superseded_by__isnull=True, ply__gt=progress["ply"]).values_list("fen_after", flat=True)]
+        progress = r.state.progress
+        history = [progress.fen, *Move.objects.filter(
+            game=r.game, superseded_by__isnull=True, ply__gt=progress.ply).values_list("fen_after", flat=True)]
         seen = history.count(fen_after)
     occurrence = seen + 1
     if occurrence < threshold:
@@ -90,7 +92,7 @@ def repetition_claim(r: Ruling) -> None:
             details={"move": move.pdn(), "occurrence": occurrence, "threshold": threshold},
         )
     settle_huff_by_moving(r)
-    record_move(r.game, r.state, position, move, entered=text, actor=r.actor)
+    *_, r.state = record_move(r.game, r.state, position, move, entered=text, actor=r.actor)
     r.log(Kind.REPETITION_CLAIM, data={"move": move.pdn(), "occurrence": occurrence, "threshold": threshold})
     finish(r.game, result=Game.Result.DRAW, termination=Termination.DRAW_REPETITION, actor=r.actor, side=r.side,
            note=f"The position occurred for the {ordinal(occurrence)} time: drawn by repetition.")

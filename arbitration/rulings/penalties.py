@@ -15,6 +15,7 @@ from arbitration.lifecycle import (
 )
 from arbitration.models import LogEntry
 from arbitration.rulings.base import Ruling, require, require_int
+from arbitration.state import OverTheAngle, over_the_angle_moves
 from games.models import Termination
 
 Kind = LogEntry.Kind
@@ -46,9 +47,8 @@ def false_move(r: Ruling) -> None:
 def offence(r: Ruling, kind: str) -> None:
     """Laws 18, 29, 30: the first offence is a caution or warning, the second a forfeit."""
     law, first, termination = OFFENCES[kind]
-    counts = r.state["offences"][kind]
-    counts[r.side] += 1
-    count = counts[r.side]
+    r.state = r.state.with_offence(kind, r.side)
+    count = r.state.offences.count(kind, r.side)
     penalty = first if count < 2 else "forfeit"
     r.log(kind, law=law, data={"count": count, "penalty": penalty})
     if penalty == "forfeit":
@@ -86,15 +86,11 @@ def over_the_angle(r: Ruling) -> None:
     piece = position.piece_at(square) if 1 <= square <= 32 else None
     if piece is None or piece.lower() != r.side[0]:
         raise InvalidRuling(f"There is no {r.side} piece on {square}.")
-    moves = [m.pdn() for m in position.legal_moves(r.game.engine_rules()) if m.start == square and (
-        m.path[1] == toward or (m.captures and m.captures[0] == toward))]
+    moves = [m.pdn() for m in over_the_angle_moves(position, r.game.engine_rules(), square, toward)]
     if not moves:
         raise InvalidRuling(f"The piece on {square} has no legal move toward {toward}.",
                             details={"square": square, "toward": toward})
-    constraint = {"kind": "over_the_angle", "law": "20", "side": r.side, "square": square, "toward": toward}
-    r.state["constraints"] = [
-        c for c in r.state["constraints"] if not (c["kind"] == "over_the_angle" and c["side"] == r.side)
-    ] + [constraint]
+    r.state = r.state.with_constraint(OverTheAngle(side=r.side, square=square, toward=toward))
     r.log(Kind.OVER_THE_ANGLE, law="20", data={"square": square, "toward": toward, "moves": moves})
 
 
