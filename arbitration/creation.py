@@ -13,9 +13,10 @@ from arbitration.errors import (
     InvalidGameSetup,
     NotAllowed,
 )
-from arbitration.lifecycle import arbitration_state, save_game
+from arbitration.lifecycle import save_game
 from arbitration.log import log_append
 from arbitration.models import LogEntry
+from arbitration.state import PendingState
 from arbitration.timecontrol import ClockControl, ClockControlError
 from games.models import INITIAL_FEN, Game, ProgressRule, RuleSet
 from games.rules import (
@@ -96,7 +97,6 @@ def game_create(
     if referee_users:
         game.referees.set(referee_users)
     game._referee_rows = sorted(((u.pk, u.username) for u in referee_users), key=lambda row: row[1])
-    game.arbitration = arbitration_state(game)
     clock_create(game, control)
     log_append(
         game=game, kind=LogEntry.Kind.GAME_CREATED, actor=acting_user, data={
@@ -105,5 +105,5 @@ def game_create(
             "start_fen": fen, "referees": [u.username for u in referee_users], "clock": control.as_dict(),
         },
     )
-    save_game(game)
+    save_game(game, PendingState.initial(game.initial_fen))
     return game

@@ -6,8 +6,10 @@ not allow; the function that makes the change writes its log entry in the same t
 that undid the ending, or a ``system`` entry after it). ``finish`` sends ``game_finished``
 after the commit (``arbitration.signals``), which is how the tournament hears of it.
 
-``Game.arbitration`` caches what the log says is pending, so a move needs no replay (see
-``arbitration.state`` for its parts).
+``Game.arbitration`` caches what the log says is pending, so a move needs no replay. Its typed
+form is ``arbitration.state.PendingState`` (its parts, its JSON form and the laws on it): a
+service loads it once, with the game row locked, with ``PendingState.from_json``, passes the
+value on (every change is a new value) and ``save_game(game, state)`` writes ``state.to_json()``.
 """
 
 from __future__ import annotations
@@ -25,13 +27,8 @@ from arbitration.log import log_append
 from arbitration.models import LogEntry
 from arbitration.persistence import game_save
 from arbitration.signals import game_finished_on_commit
+from arbitration.state import PendingState
 from games.models import Game
-
-FORTY_MOVE_LIMIT = 40
-AUTOMATIC_FORTY_PLIES = 80  # 40 moves by each side without a capture or a man move (WCDF)
-FIFTY_MOVE_PLIES = 100  # 50 moves by each side without a man move or a piece removed (Pask)
-
-OFFENCE_KINDS = ("touch_offence", "conduct", "left_room")
 
 #: The game statuses each status may change to.
 GAME_TRANSITIONS: dict[str, frozenset[str]] = {
@@ -51,30 +48,6 @@ def game_status_set(game: Game, status: str) -> None:
     if status not in GAME_TRANSITIONS.get(game.status, frozenset()):
         raise GameTransitionRefused(f"Game {game.pk}: {game.status} -> {status} is not an allowed transition.")
     game.status = status
-
-
-def _json_copy(value: Any) -> Any:
-    """Returns a deep copy of JSON data (dicts, lists and scalars), faster than ``copy.deepcopy``."""
-    if isinstance(value, dict):
-        return {key: _json_copy(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_json_copy(item) for item in value]
-    return value
-
-
-def arbitration_state(game: Game) -> dict[str, Any]:
-    """Returns a copy of the game's pending-state cache with every key filled in."""
-    state = _json_copy(game.arbitration) if game.arbitration else {}
-    state.setdefault("open_choices", [])
-    state.setdefault("constraints", [])
-    state.setdefault("forty", {"active": False, "start_ply": None, "stronger_side": None, "count": 0,
-                               "awaiting_ruling": False})
-    state.setdefault("progress", {"ply": 0, "fen": game.initial_fen})
-    offences = state.setdefault("offences", {})
-    for kind in OFFENCE_KINDS:
-        offences.setdefault(kind, {"black": 0, "white": 0})
-    state.setdefault("appeals", [])
-    return state
 
 
 def opponent(side: str) -> str:
@@ -111,10 +84,13 @@ def start_if_scheduled(game: Game, actor: Any) -> None:
                    data={"started": True})
 
 
-def save_game(game: Game, state: dict[str, Any] | None = None) -> None:
-    """Saves the game's cached fields (position, status, pending state, chain head)."""
+def save_game(game: Game, state: PendingState | None = None) -> None:
+    """Saves the game's cached fields (position, status, pending state, chain head).
+
+    ``state``: the pending state, written as its JSON form (without it the cache stays as it is).
+    """
     if state is not None:
-        game.arbitration = state
+        game.arbitration = state.to_json()
     game_save(game)
 
 

@@ -8,7 +8,7 @@ its log entry, and saves the game once.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.db import transaction
@@ -26,10 +26,6 @@ from arbitration.errors import (
     RulingRequired,
 )
 from arbitration.lifecycle import (
-    AUTOMATIC_FORTY_PLIES,
-    FIFTY_MOVE_PLIES,
-    FORTY_MOVE_LIMIT,
-    arbitration_state,
     ensure_in_progress,
     finish,
     game_over,
@@ -41,6 +37,16 @@ from arbitration.lifecycle import (
 from arbitration.log import log_append
 from arbitration.models import LogEntry
 from arbitration.persistence import game_lock, move_insert, move_transaction
+from arbitration.state import (
+    AUTOMATIC_FORTY_PLIES,
+    FIFTY_MOVE_PLIES,
+    Constraint,
+    HuffChoice,
+    PendingState,
+    Progress,
+    constraint_violation,
+    play_blocked,
+)
 from games.models import Game, Move, ProgressRule, Termination
 from games.rules import (
     AmbiguousMoveError,
@@ -71,48 +77,30 @@ def legal_pdn(position: Position, rules: EngineRuleSet) -> list[str]:
     return sorted(move.pdn() for move in position.legal_moves(rules))
 
 
-def check_constraints(state: dict[str, Any], side: str, move: EngineMove, position: Position,
+def check_constraints(state: PendingState, side: str, move: EngineMove, position: Position,
                       rules: EngineRuleSet) -> None:
     """Refuses (422) a move that breaks a constraint on the mover (Laws 17, 20)."""
-    for constraint in state["constraints"]:
-        if constraint["side"] != side:
-            continue
-        if constraint["kind"] == "over_the_angle":
-            square, toward = constraint["square"], constraint["toward"]
-            direction_ok = move.start == square and (
-                move.path[1] == toward or (move.captures and move.captures[0] == toward)
-            )
-            if not direction_ok:
-                allowed = [m.pdn() for m in position.legal_moves(rules) if m.start == square and (
-                    m.path[1] == toward or (m.captures and m.captures[0] == toward))]
-                raise IllegalMove(
-                    f"the piece on {square} was moved over the angle toward {toward}: the move must be completed "
-                    f"that way (Law 20): {', '.join(allowed) or 'no such move'}",
-                    details={"move": move.pdn(), "legal_moves": allowed, "law": "20"},
-                )
-        elif constraint["kind"] == "compelled_capture" and not move.captures:
-            captures = [m.pdn() for m in position.legal_moves(rules) if m.captures]
-            raise IllegalMove(
-                f"the capture was compelled (Law 17): {', '.join(captures)}",
-                details={"move": move.pdn(), "legal_moves": captures, "law": "17"},
-            )
+    violation = constraint_violation(state.constraints, side, move, position, rules)
+    if violation is not None:
+        raise IllegalMove(violation.message(), details=violation.details())
 
 
-def record_move(game: Game, state: dict[str, Any], position: Position, move: EngineMove, *, entered: str,
-                actor: Any, note: str = "") -> tuple[Move, LogEntry, Position]:
-    """Writes a checked move (log entry and Move row) and updates the game and the counts.
+def record_move(game: Game, state: PendingState, position: Position, move: EngineMove, *, entered: str,
+                actor: Any, note: str = "") -> tuple[Move, LogEntry, Position, PendingState]:
+    """Writes a checked move (log entry and Move row) and updates the game; returns them and the new state.
 
-    Does not save the game: the caller saves it once, after ``after_move``.
+    In the new state the progress point moves on after a capture or a man move, and the
+    constraints on the mover end: his move met them. Does not save the game: the caller saves
+    it once, after ``after_move``.
     """
     side = position.side_to_move.value
     after = position.play(move)
     fen_after = after.fen()
     moved_man = position.piece_at(move.start) in ("b", "w")
     ply = game.ply + 1
-    if move.captures or moved_man:
-        state["progress"] = {"ply": ply, "fen": fen_after}
+    state = state.after_move(side=side, ply=ply, fen=fen_after, progress=bool(move.captures or moved_man))
     data = {"move": move.pdn(), "entered": entered.strip(), "path": list(move.path),
-            "captures": list(move.captures), "crowns": move.crowns, "progress": state["progress"]}
+            "captures": list(move.captures), "crowns": move.crowns, "progress": state.progress.to_json()}
     game.ply = ply
     game.fen = fen_after
     game._position = after  # the state answered after the move needs not parse the FEN again
@@ -125,36 +113,32 @@ def record_move(game: Game, state: dict[str, Any], position: Position, move: Eng
         recorded_by=actor if actor is not None and actor.is_authenticated else None,
         recorded_at=entry.created_at, log_entry=entry,
     ), entry)
-    # Constraints on the mover are met by this move; they end with it.
-    state["constraints"] = [c for c in state["constraints"] if c["side"] != side]
-    return record, entry, after
+    return record, entry, after, state
 
 
-def after_move(game: Game, state: dict[str, Any], after: Position, side: str, actor: Any) -> None:
-    """Applies what follows a move: loss by no legal move (Law 23), the progress rules."""
+def after_move(game: Game, state: PendingState, after: Position, side: str, actor: Any) -> PendingState:
+    """Applies what follows a move: loss by no legal move (Law 23), the progress rules; returns the new state.
+
+    When the game goes on, the 40-move count on notice counts the move (``FortyCount.counted``).
+    """
     if after.is_game_over(game.engine_rules()):
         loser = after.side_to_move.value
-        state["open_choices"] = []
-        state["constraints"] = []
+        state = state.cleared()
         finish(game, result=win_for(opponent(loser)), termination=Termination.NO_LEGAL_MOVE, actor=None,
                side=loser, law="23", note=f"{loser.capitalize()} has no legal move and loses (Law 23).")
-        return
-    since = game.ply - state["progress"]["ply"]
+        return state
+    since = state.plies_since_progress(game.ply)
     if game.progress_rule == ProgressRule.FORTY_MOVE_AUTOMATIC and since >= AUTOMATIC_FORTY_PLIES:
         finish(game, result=Game.Result.DRAW, termination=Termination.DRAW_FORTY_MOVE, actor=None, law="22",
                note="40 moves by each side without a capture or a man move: drawn (automatic 40-move rule).",
                data={"plies": since})
-        return
+        return state
     if game.progress_rule == ProgressRule.FIFTY_MOVE and since >= FIFTY_MOVE_PLIES:
         finish(game, result=Game.Result.DRAW, termination=Termination.DRAW_FIFTY_MOVE, actor=None,
                note="50 moves by each side without a man advanced or a piece removed: drawn (50-move rule).",
                data={"plies": since})
-        return
-    forty = state["forty"]
-    if forty["active"] and side == forty["stronger_side"]:
-        forty["count"] += 1
-        if forty["count"] >= FORTY_MOVE_LIMIT:
-            forty["awaiting_ruling"] = True
+        return state
+    return replace(state, forty=state.forty.counted(side))
 
 
 @dataclass(frozen=True)
@@ -164,20 +148,14 @@ class MoveOutcome:
     refused: Exception | None = None
 
 
-def ensure_play_may_go_on(state: dict[str, Any]) -> None:
+def ensure_play_may_go_on(state: PendingState) -> None:
     """Refuses a move (or a claim that goes with one) while a 40-move ruling is due or a Law 12 choice is open."""
-    if state["forty"]["awaiting_ruling"]:
-        raise RulingRequired(
-            f"The stronger side has made {state['forty']['count']} moves since the 40-move notice: "
-            "the referee must rule advantage shown or draw (Law 22) before play goes on.",
-            details={"kind": "forty_move_ruling"},
-        )
-    for choice in state["open_choices"]:
-        if choice["kind"] == "own_piece_removed":
-            raise ChoiceRequired(
-                f"{choice['chooser'].capitalize()} must choose first: play on or have the piece on "
-                f"{choice['square']} put back (Law 12).", details={"choice": choice},
-            )
+    blocked = play_blocked(state)
+    if blocked is None:
+        return
+    if blocked.ruling_required:
+        raise RulingRequired(blocked.message, details=blocked.details)
+    raise ChoiceRequired(blocked.message, details=blocked.details)
 
 
 def game_move_record(*, acting_user: Any, game_id: int, move: str, ply: int | None = None,
@@ -214,7 +192,7 @@ def _game_move_record_locked(*, acting_user: Any, game_id: int, move: str, ply: 
             f"Ply {ply} is not the next ply: {game.ply} plies are recorded, the next is {game.ply + 1}.",
             details={"expected": game.ply + 1, "current": game.ply, "given": ply},
         )
-    state = arbitration_state(game)
+    state = PendingState.from_json(game.arbitration, game.initial_fen)
     now = db_now() if clock_of(game) is not None else timezone.now()
     if clock_check_before_move(game, now):
         # The loss by delay was due before the move arrived: it is written (commit), the move refused.
@@ -225,25 +203,24 @@ def _game_move_record_locked(*, acting_user: Any, game_id: int, move: str, ply: 
     rules = game.engine_rules()
     parsed = parse_move_or_refuse(position, move, rules)
     check_constraints(state, side, parsed, position, rules)
-    for choice in [c for c in state["open_choices"] if c["kind"] == "huff" and c["chooser"] == side]:
+    for choice in state.huff_choices_of(side):
         log_append(
             game=game, kind=LogEntry.Kind.SYSTEM, side=side, law="17", actor=acting_user,
             note=f"{side.capitalize()} moved without choosing: the failure to capture stands (Law 17).",
-            data={"choice": "let_stand", "by_default": True, "move": choice["move"]},
+            data={"choice": "let_stand", "by_default": True, "move": choice.move},
         )
-        state["open_choices"].remove(choice)
+    state = state.without_huff_choices_of(side)
     failed = []
     if rules is EngineRuleSet.STANDARD_HUFF and not parsed.captures:
         failed = sorted(parsed.end if sq == parsed.start else sq for sq in position.failed_capture(parsed, rules))
-    record, _entry, after = record_move(game, state, position, parsed, entered=move, actor=acting_user, note=note)
+    record, _entry, after, state = record_move(game, state, position, parsed, entered=move, actor=acting_user,
+                                               note=note)
     if failed:
-        state["open_choices"].append({
-            "kind": "huff", "law": "16", "chooser": opponent(side), "offender": side, "move": parsed.pdn(),
-            "pieces": failed, "ply": game.ply,
-        })
-    after_move(game, state, after, side, acting_user)
+        huff = HuffChoice.opened(offender=side, move=parsed.pdn(), pieces=failed, ply=game.ply)
+        state = state.with_choice(huff)
+    state = after_move(game, state, after, side, acting_user)
     if game.status == Game.Status.FINISHED:
-        state["open_choices"] = []
+        state = replace(state, open_choices=())
     else:
         clock_after_turn(game, now, moved=side)
     save_game(game, state)
@@ -253,7 +230,7 @@ def _game_move_record_locked(*, acting_user: Any, game_id: int, move: str, ply: 
 # --- putting play back ---------------------------------------------------------------------
 
 
-def put_back(game: Game, state: dict[str, Any], *, to_ply: int, entry: LogEntry) -> int:
+def put_back(game: Game, *, to_ply: int, entry: LogEntry) -> int:
     """Puts play back to ``to_ply``: later live moves are superseded by ``entry``, not deleted.
 
     The position becomes the one recorded at that ply (after any ruling made there); the
@@ -265,7 +242,7 @@ def put_back(game: Game, state: dict[str, Any], *, to_ply: int, entry: LogEntry)
     return count
 
 
-def position_at(game: Game, to_ply: int) -> tuple[str, dict[str, Any]]:
+def position_at(game: Game, to_ply: int) -> tuple[str, Progress]:
     """Returns the position and the progress point recorded at ``to_ply`` on the current line."""
     next_move = (
         Move.objects.filter(game=game, superseded_by__isnull=True, ply=to_ply + 1)
@@ -280,44 +257,40 @@ def position_at(game: Game, to_ply: int) -> tuple[str, dict[str, Any]]:
         if fen is None:
             fen = entry_fen
         if isinstance(data, dict) and "progress" in data:
-            progress = data["progress"]
+            progress = Progress.from_json(data["progress"])
             break
     if fen is None:
         fen = game.fen if to_ply == game.ply else game.initial_fen
     if progress is None:
-        progress = {"ply": 0, "fen": game.initial_fen}
+        progress = Progress(ply=0, fen=game.initial_fen)
     return fen, progress
 
 
-def restore_forty(game: Game, state: dict[str, Any], to_ply: int) -> None:
-    """Recounts the 40-move count on notice after play was put back to ``to_ply``."""
-    forty = state["forty"]
-    if not forty["active"]:
-        return
-    if forty["start_ply"] > to_ply:
-        forty["start_ply"] = to_ply
-    forty["count"] = Move.objects.filter(
-        game=game, superseded_by__isnull=True, side=forty["stronger_side"],
-        ply__gt=forty["start_ply"], ply__lte=to_ply,
+def restore_forty(game: Game, state: PendingState, to_ply: int) -> PendingState:
+    """Returns the state with the 40-move count on notice recounted after play was put back to ``to_ply``."""
+    forty = state.forty
+    if not forty.active:
+        return state
+    start_ply = forty.start_after_put_back(to_ply)
+    count = Move.objects.filter(
+        game=game, superseded_by__isnull=True, side=forty.stronger_side, ply__gt=start_ply, ply__lte=to_ply,
     ).count()
-    forty["awaiting_ruling"] = forty["count"] >= FORTY_MOVE_LIMIT
+    return replace(state, forty=forty.recounted(start_ply, count))
 
 
-def apply_put_back(game: Game, state: dict[str, Any], *, to_ply: int, kind: str, side: str, law: str, note: str,
+def apply_put_back(game: Game, state: PendingState, *, to_ply: int, kind: str, side: str, law: str, note: str,
                    data: dict[str, Any], actor: Any, supersedes: LogEntry | None = None,
-                   constraints: list[dict[str, Any]] | None = None) -> LogEntry:
-    """Writes a ruling that puts play back to ``to_ply`` and brings the cache in line."""
+                   constraints: tuple[Constraint, ...] = ()) -> tuple[LogEntry, PendingState]:
+    """Writes a ruling that puts play back to ``to_ply``; returns its entry and the state brought in line."""
     fen, progress = position_at(game, to_ply)
-    state["progress"] = progress
-    state["open_choices"] = []
-    state["constraints"] = constraints or []
+    state = state.put_back(progress, constraints)
     game.ply = to_ply
     game.fen = fen
     entry = log_append(game=game, kind=kind, side=side, law=law, note=note, actor=actor, supersedes=supersedes,
-                       data={**data, "to_ply": to_ply, "progress": progress})
-    superseded = put_back(game, state, to_ply=to_ply, entry=entry)
-    restore_forty(game, state, to_ply)
+                       data={**data, "to_ply": to_ply, "progress": progress.to_json()})
+    superseded = put_back(game, to_ply=to_ply, entry=entry)
+    state = restore_forty(game, state, to_ply)
     if clock_of(game) is not None:
         clock_after_turn(game, db_now(), moved=None)
     entry.superseded_moves_count = superseded  # for the caller's information only
-    return entry
+    return entry, state

@@ -12,22 +12,29 @@ from typing import Any
 
 from arbitration.access import can_write
 from arbitration.clocks import clock_of, clock_view, db_now
-from arbitration.lifecycle import AUTOMATIC_FORTY_PLIES, FIFTY_MOVE_PLIES, FORTY_MOVE_LIMIT, arbitration_state
 from arbitration.models import LogEntry
-from arbitration.moves import legal_pdn
 from arbitration.persistence import game_referees, moves_fens_since
+from arbitration.state import (
+    AUTOMATIC_FORTY_PLIES,
+    FIFTY_MOVE_PLIES,
+    FORTY_MOVE_LIMIT,
+    Constraint,
+    PendingState,
+    Progress,
+    allowed_moves,
+)
 from games.models import Game, Move, ProgressRule
 from games.rules import Position
 
 
-def _progress_block(game: Game, state: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    since = game.ply - state["progress"]["ply"]
-    forty = state["forty"]
+def _progress_block(game: Game, state: PendingState) -> tuple[dict[str, Any], dict[str, Any]]:
+    since = state.plies_since_progress(game.ply)
+    forty = state.forty
     if game.progress_rule == ProgressRule.FORTY_MOVE_NOTICE:
         forty_block = {
-            "mode": "notice", "active": forty["active"], "count": forty["count"], "limit": FORTY_MOVE_LIMIT,
-            "stronger_side": forty["stronger_side"], "awaiting_ruling": forty["awaiting_ruling"],
-            "start_ply": forty["start_ply"],
+            "mode": "notice", "active": forty.active, "count": forty.count, "limit": FORTY_MOVE_LIMIT,
+            "stronger_side": forty.stronger_side, "awaiting_ruling": forty.awaiting_ruling,
+            "start_ply": forty.start_ply,
         }
     elif game.progress_rule == ProgressRule.FORTY_MOVE_AUTOMATIC:
         forty_block = {
@@ -38,28 +45,16 @@ def _progress_block(game: Game, state: dict[str, Any]) -> tuple[dict[str, Any], 
         forty_block = {"mode": None, "active": False, "count": 0, "limit": FORTY_MOVE_LIMIT, "stronger_side": None,
                        "awaiting_ruling": False}
     progress = {
-        "rule": game.progress_rule, "plies_since_progress": since, "since_ply": state["progress"]["ply"],
+        "rule": game.progress_rule, "plies_since_progress": since, "since_ply": state.progress.ply,
     }
     if game.progress_rule == ProgressRule.FIFTY_MOVE:
         progress.update(count=since // 2, limit=FIFTY_MOVE_PLIES // 2)
     return forty_block, progress
 
 
-def _legal_moves(position: Position, rules: Any, constraints: list[dict[str, Any]]) -> list[str]:
-    """Returns the legal moves in PDN, narrowed by the constraints on the side to move (Laws 17, 20)."""
-    side = position.side_to_move.value
-    mine = [c for c in constraints if c["side"] == side]
-    if not mine:
-        return legal_pdn(position, rules)
-    moves = position.legal_moves(rules)
-    for constraint in mine:
-        if constraint["kind"] == "over_the_angle":
-            square, toward = constraint["square"], constraint["toward"]
-            moves = [m for m in moves if m.start == square and (
-                m.path[1] == toward or (m.captures and m.captures[0] == toward))]
-        elif constraint["kind"] == "compelled_capture":
-            moves = [m for m in moves if m.captures]
-    return sorted(m.pdn() for m in moves)
+def _legal_moves(position: Position, rules: Any, constraints: tuple[Constraint, ...]) -> list[str]:
+    """Returns the legal moves in PDN, sorted, narrowed by the constraints on the side to move (Laws 17, 20)."""
+    return sorted(m.pdn() for m in allowed_moves(constraints, position.side_to_move.value, position, rules))
 
 
 def _move_dict(ply: int, side: str, pdn: str, fen: str, recorded_at: Any, by: str | None) -> dict[str, Any]:
@@ -67,18 +62,18 @@ def _move_dict(ply: int, side: str, pdn: str, fen: str, recorded_at: Any, by: st
             "recorded_at": recorded_at.isoformat() if recorded_at else None, "recorded_by": by}
 
 
-def _repetitions(game: Game, progress: dict[str, Any], fens_since_progress: list[str] | None) -> int:
+def _repetitions(game: Game, progress: Progress, fens_since_progress: list[str] | None) -> int:
     """Returns how many times the current position has stood since the last point of no return.
 
     Positions before the last capture, man move or piece removed cannot recur. Right after one
     the count is 1 with no query; otherwise the positions since it are read (or taken from the
     moves the caller has already read).
     """
-    if progress["ply"] == game.ply and progress["fen"] == game.fen:
+    if progress.ply == game.ply and progress.fen == game.fen:
         return 1
     if fens_since_progress is None:
-        fens_since_progress = moves_fens_since(game.pk, progress["ply"])
-    history = [progress["fen"], *fens_since_progress]
+        fens_since_progress = moves_fens_since(game.pk, progress.ply)
+    history = [progress.fen, *fens_since_progress]
     if history[-1] != game.fen:
         history.append(game.fen)
     return history.count(game.fen)
@@ -91,29 +86,29 @@ def game_state(game: Game, user: Any = None, *, last_move: Move | None = None) -
     ``last_move`` instead of the whole ``moves`` list, which ``GET /games/{id}/`` gives: a
     referee's console has the earlier moves, and the answer stays the same size all game long.
     """
-    state = arbitration_state(game)
+    state = PendingState.from_json(game.arbitration, game.initial_fen)
     referees = game_referees(game)
     finished = game.status == Game.Status.FINISHED
     position = getattr(game, "_position", None)
     if position is None or position.fen() != game.fen:
         position = Position.from_fen(game.fen)
     rules = game.engine_rules()
-    progress_ply = state["progress"]["ply"]
+    progress_ply = state.progress.ply
     if last_move is None:
         moves = list(
             Move.objects.filter(game=game, superseded_by__isnull=True).order_by("ply")
             .values_list("ply", "side", "pdn", "fen_after", "recorded_at", "recorded_by__username")
         )
         moves_block = {"moves": [_move_dict(*row) for row in moves]}
-        repetitions = _repetitions(game, state["progress"], [row[3] for row in moves if row[0] > progress_ply])
+        repetitions = _repetitions(game, state.progress, [row[3] for row in moves if row[0] > progress_ply])
     else:
         recorded_by = last_move.recorded_by.get_username() if last_move.recorded_by_id is not None else None
         moves_block = {"last_move": _move_dict(
             last_move.ply, last_move.side, last_move.pdn, last_move.fen_after, last_move.recorded_at, recorded_by,
         )}
-        repetitions = _repetitions(game, state["progress"], None)
+        repetitions = _repetitions(game, state.progress, None)
     forty_block, progress = _progress_block(game, state)
-    offences = state["offences"]
+    offences = state.offences
     return {
         "id": game.pk,
         "black": {"id": game.black_id, "name": game.black.name},
@@ -128,16 +123,16 @@ def game_state(game: Game, user: Any = None, *, last_move: Move | None = None) -
         "fen": game.fen,
         "side_to_move": position.side_to_move.value,
         "ply": game.ply,
-        "legal_moves": [] if finished else _legal_moves(position, rules, state["constraints"]),
+        "legal_moves": [] if finished else _legal_moves(position, rules, state.constraints),
         **moves_block,
-        "cautions": dict(offences["touch_offence"]),
-        "warnings": {"conduct": dict(offences["conduct"]), "left_room": dict(offences["left_room"])},
-        "open_choices": state["open_choices"],
-        "constraints": state["constraints"],
+        "cautions": offences.touch_offence.to_json(),
+        "warnings": {"conduct": offences.conduct.to_json(), "left_room": offences.left_room.to_json()},
+        "open_choices": [choice.to_json() for choice in state.open_choices],
+        "constraints": [constraint.to_json() for constraint in state.constraints],
         "forty_move": forty_block,
         "progress": progress,
         "repetition": {"threshold": game.repetition_threshold, "current": repetitions},
-        "appeals": state["appeals"],
+        "appeals": [appeal.to_json() for appeal in state.appeals],
         "referees": [username for _, username in referees],
         "log_length": game.log_seq,
         "can_write": can_write(game, user),

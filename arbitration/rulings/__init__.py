@@ -21,7 +21,6 @@ from arbitration.clocks import clock_of, db_now
 from arbitration.delay import clock_enforce
 from arbitration.errors import InvalidRuling
 from arbitration.lifecycle import (
-    arbitration_state,
     ensure_in_progress,
     game_over,
     save_game,
@@ -32,6 +31,7 @@ from arbitration.persistence import game_lock
 from arbitration.rulings import appeals, choices, clocks, corrections, draws, penalties
 from arbitration.rulings.base import Ruling
 from arbitration.rulings.requests import REQUESTS, RULING_REQUEST_SCHEMA, ruling_request_read
+from arbitration.state import PendingState
 from games.models import Game
 
 Kind = LogEntry.Kind
@@ -112,7 +112,10 @@ def ruling_issue(*, acting_user: Any, game_id: int, kind: str, side: str | None 
     if not isinstance(kind, str) or kind not in RULINGS:
         raise InvalidRuling(f"Unknown ruling {kind!r}; one of {', '.join(RULINGS)}.", code="validation_error",
                             status_code=400, details={"fields": {"kind": [f"Unknown ruling {kind!r}."]}})
-    request = ruling_request_read(kind, {**(payload or {}), "side": side or "", "note": note or ""})
+    fields = {**(payload or {}), "side": side or ""}
+    if note or "note" not in fields:
+        fields["note"] = note or ""
+    request = ruling_request_read(kind, fields)
     side, note = request.pop("side", "") or "", request.pop("note", "") or ""
     game, refused = _ruling_issue(acting_user=acting_user, game_id=game_id, kind=kind, side=side, note=note,
                                   payload=request)
@@ -134,13 +137,12 @@ def _ruling_issue(*, acting_user: Any, game_id: int, kind: str, side: str | None
         ensure_in_progress(game)
         if clock_of(game) is not None and clock_enforce(game, db_now()) and game.is_finished:
             return game, game_over(game)  # the loss by delay fell due first: it is written, the ruling refused
-    state = arbitration_state(game)
+    state = PendingState.from_json(game.arbitration, game.initial_fen)
     ruling = Ruling(game, state, acting_user, side, note, payload)
     RULINGS[kind].handler(ruling)
     if game.status == Game.Status.FINISHED:
-        state["open_choices"] = []
-        state["constraints"] = []
-    save_game(game, state)
+        ruling.state = ruling.state.cleared()
+    save_game(game, ruling.state)
     return game, None
 
 

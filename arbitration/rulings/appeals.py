@@ -14,8 +14,9 @@ from arbitration.lifecycle import (
     finish,
 )
 from arbitration.models import LogEntry
-from arbitration.rulings.base import Ruling, require, require_int
+from arbitration.rulings.base import Ruling
 from arbitration.rulings.corrections import bound_seqs, entry_of, is_appeal_decision, live_ending, undo
+from arbitration.state import APPEAL_OPEN, Appeal
 from games.models import Game, Termination
 
 Kind = LogEntry.Kind
@@ -28,25 +29,24 @@ def appeal_file(r: Ruling) -> None:
     (the decision is final). The arbiter is a referee or director, and neither the appellant,
     a player of the game, nor the one who made the ruling appealed.
     """
-    target = entry_of(r.game, require(r.payload, "entry", "appeal"), "entry")
-    statement = str(require(r.payload, "statement", "appeal"))
-    arbiter_name = str(require(r.payload, "arbiter", "appeal"))
+    target = entry_of(r.game, r.payload["entry"])
+    statement, arbiter_name = r.payload["statement"], r.payload["arbiter"]
     if is_appeal_decision(target):
         raise AppealDecided(f"Entry #{target.seq} is an appeal decision: it is final (Law 28).",
                             details={"entry": target.seq})
     if target.kind == Kind.APPEAL:
         raise InvalidRuling(f"Entry #{target.seq} is an appeal: appeal the ruling (entry #{target.data.get('entry')}).")
     bound = bound_seqs(r.game, target)
-    previous = next((a for a in r.state["appeals"] if a["entry"] in bound and a["status"] != "withdrawn"), None)
-    if previous is not None and previous["status"] == "open":
+    previous = r.state.appeal_on(bound)
+    if previous is not None and previous.status == APPEAL_OPEN:
         raise InvalidRuling(
-            f"Entry #{target.seq} is already under appeal (entry #{previous['seq']}, to {previous['arbiter']}): "
-            "the arbiter decides it.", code="appeal_open", status_code=409, details={"appeal": previous["seq"]})
+            f"Entry #{target.seq} is already under appeal (entry #{previous.seq}, to {previous.arbiter}): "
+            "the arbiter decides it.", code="appeal_open", status_code=409, details={"appeal": previous.seq})
     if previous is not None:
         raise AppealDecided(
-            f"Entry #{target.seq} was appealed (entry #{previous['seq']}) and the arbiter decided: "
-            f"{previous['status']}. The decision is final (Law 28).",
-            details={"appeal": previous["seq"], "decision": previous["status"]})
+            f"Entry #{target.seq} was appealed (entry #{previous.seq}) and the arbiter decided: "
+            f"{previous.status}. The decision is final (Law 28).",
+            details={"appeal": previous.seq, "decision": previous.status})
     arbiter = get_user_model().objects.filter(username=arbiter_name, is_active=True).first()
     if arbiter is None or not ({Role.REFEREE, Role.DIRECTOR} & user_roles(arbiter)):
         raise InvalidRuling(f"{arbiter_name} is not a referee or director who can arbitrate.",
@@ -64,8 +64,7 @@ def appeal_file(r: Ruling) -> None:
         raise InvalidRuling(f"The arbiter must be disinterested (Law 28): {interest}.", code="validation_error",
                             status_code=400, details={"fields": {"arbiter": [f"Not disinterested: {interest}."]}})
     entry = r.log(Kind.APPEAL, law="28", data={"entry": target.seq, "statement": statement, "arbiter": arbiter_name})
-    r.state["appeals"].append({"seq": entry.seq, "entry": target.seq, "arbiter": arbiter_name, "side": r.side,
-                               "status": "open"})
+    r.state = r.state.with_appeal(Appeal(seq=entry.seq, entry=target.seq, arbiter=arbiter_name, side=r.side))
 
 
 def appeal_decide(r: Ruling) -> None:
@@ -75,35 +74,28 @@ def appeal_decide(r: Ruling) -> None:
     correction would undo it; with ``result`` the game ends with it (termination
     ``appeal_decision``), its ``game_end`` superseding the one in force.
     """
-    seq = require_int(r.payload, "appeal", "appeal_decision")
-    appeal = next((a for a in r.state["appeals"] if a["seq"] == seq), None)
+    seq = r.payload["appeal"]
+    appeal = r.state.appeal(seq)
     if appeal is None:
         raise InvalidRuling(f"Entry #{seq} is not an appeal of this game.")
-    if r.actor is None or r.actor.username != appeal["arbiter"]:
-        raise NotAllowed(f"Only the named arbiter ({appeal['arbiter']}) may decide this appeal.")
-    if appeal["status"] != "open":
-        raise AppealDecided(f"Appeal #{seq} was decided ({appeal['status']}); the decision is final.")
-    decision = require(r.payload, "decision", "appeal_decision")
-    reason = str(require(r.payload, "reason", "appeal_decision"))
+    if r.actor is None or r.actor.username != appeal.arbiter:
+        raise NotAllowed(f"Only the named arbiter ({appeal.arbiter}) may decide this appeal.")
+    if appeal.status != APPEAL_OPEN:
+        raise AppealDecided(f"Appeal #{seq} was decided ({appeal.status}); the decision is final.")
+    decision, reason = r.payload["decision"], r.payload["reason"]
     result = r.payload.get("result") or None
-    if decision not in ("upheld", "overturned"):
-        raise InvalidRuling("decision is upheld or overturned.", code="validation_error", status_code=400,
-                            details={"fields": {"decision": ["upheld or overturned."]}})
-    if result is not None and result not in Game.Result.values:
-        raise InvalidRuling("result is 1-0, 0-1 or 1/2-1/2.", code="validation_error", status_code=400,
-                            details={"fields": {"result": ["1-0, 0-1 or 1/2-1/2."]}})
     if decision == "upheld" and result is not None and result != r.game.result:
         raise InvalidRuling("An upheld ruling stands, and so does the result: give a result only when overturning.",
                             code="validation_error", status_code=400,
                             details={"fields": {"result": ["Only with decision overturned."]}})
-    appeal["status"] = decision
-    data = {"appeal": seq, "entry": appeal["entry"], "decision": decision,
+    r.state = r.state.with_appeal_status(seq, decision)
+    data = {"appeal": seq, "entry": appeal.entry, "decision": decision,
             "result": result if decision == "overturned" else None, "reason": reason}
     if decision == "upheld":
         r.log(Kind.APPEAL_DECISION, law="28", data=data, side=r.side or "", note=r.note or reason)
         return
     previous = live_ending(r.game) if r.game.status == Game.Status.FINISHED else None
-    target = LogEntry.objects.get(game=r.game, seq=appeal["entry"])
+    target = LogEntry.objects.get(game=r.game, seq=appeal.entry)
     undo(r, target, kind=Kind.APPEAL_DECISION, law="28", data=data, note=r.note or reason,
           final_result=result is not None)
     if result is not None:

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from arbitration.errors import (
-    InvalidRuling,
-)
 from arbitration.log import log_append
 from arbitration.models import LogEntry
+from arbitration.state import PendingState
 from games.models import Game
 from games.rules import (
     Position,
@@ -22,23 +20,6 @@ def ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-def require(payload: dict[str, Any], name: str, kind: str) -> Any:
-    value = payload.get(name)
-    if value is None or value == "":
-        raise InvalidRuling(f"A {kind} ruling needs {name!r}.", code="validation_error", status_code=400,
-                            details={"fields": {name: ["This field is required."]}})
-    return value
-
-
-def require_int(payload: dict[str, Any], name: str, kind: str) -> int:
-    value = require(payload, name, kind)
-    try:
-        return int(value)
-    except (TypeError, ValueError) as error:
-        raise InvalidRuling(f"{name} must be a number.", code="validation_error", status_code=400,
-                            details={"fields": {name: ["A number is required."]}}) from error
-
-
 def remove_piece(fen: str, square: int) -> str:
     """Returns the position with the piece on ``square`` taken off, same side to move."""
     position = Position.from_fen(fen)
@@ -49,9 +30,13 @@ def remove_piece(fen: str, square: int) -> str:
 
 
 class Ruling:
-    """What a ruling function receives: the locked game, its cached state and the request."""
+    """What a ruling function receives: the locked game, its pending state and the request.
 
-    def __init__(self, game: Game, state: dict[str, Any], actor: Any, side: str, note: str,
+    ``state`` is a frozen value: a handler that changes it assigns the new one
+    (``r.state = r.state.with_...(...)``); ``ruling_issue`` saves the last.
+    """
+
+    def __init__(self, game: Game, state: PendingState, actor: Any, side: str, note: str,
                  payload: dict[str, Any]) -> None:
         self.game = game
         self.state = state

@@ -3,6 +3,7 @@ was not crowned (Law 15). An arbiter's decision undoes a ruling the same way (``
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from arbitration.errors import (
@@ -17,8 +18,9 @@ from arbitration.models import LogEntry
 from arbitration.moves import (
     apply_put_back,
 )
-from arbitration.rulings.base import Ruling, require, require_int
+from arbitration.rulings.base import Ruling
 from arbitration.rulings.penalties import OFFENCES
+from arbitration.state import FortyCount, PendingState, Progress, choice_from_json
 from games.models import Game, Move, ProgressRule, Termination
 
 Kind = LogEntry.Kind
@@ -26,25 +28,23 @@ Kind = LogEntry.Kind
 
 def not_crowned(r: Ruling) -> None:
     """Law 15: play after a man reached the king row uncrowned is put back to the crowning."""
-    ply = require_int(r.payload, "ply", "not_crowned")
+    ply = r.payload["ply"]
     move = Move.objects.filter(game=r.game, superseded_by__isnull=True, ply=ply).first()
     if move is None or ply >= r.game.ply:
         raise InvalidRuling(f"Ply {ply} is not a move followed by play on the current line.")
     if not move.crowns:
         raise InvalidRuling(f"The move at ply {ply} ({move.pdn}) does not reach the king row.")
-    apply_put_back(r.game, r.state, to_ply=ply, kind=Kind.NOT_CROWNED, side=r.side, law="15", note=r.note,
-                   data={"crowning_ply": ply, "square": move.path[-1]}, actor=r.actor)
+    _entry, r.state = apply_put_back(
+        r.game, r.state, to_ply=ply, kind=Kind.NOT_CROWNED, side=r.side, law="15", note=r.note,
+        data={"crowning_ply": ply, "square": move.path[-1]}, actor=r.actor,
+    )
 
 
-def entry_of(game: Game, seq: Any, name: str) -> LogEntry:
-    try:
-        number = int(seq)
-    except (TypeError, ValueError) as error:
-        raise InvalidRuling(f"{name} must be a log entry number.", code="validation_error", status_code=400,
-                            details={"fields": {name: ["A log entry number is required."]}}) from error
-    entry = LogEntry.objects.filter(game=game, seq=number).first()
+def entry_of(game: Game, seq: int) -> LogEntry:
+    """Returns the game's log entry ``seq`` (422 when there is none)."""
+    entry = LogEntry.objects.filter(game=game, seq=seq).first()
     if entry is None:
-        raise InvalidRuling(f"There is no log entry #{number} in this game.")
+        raise InvalidRuling(f"There is no log entry #{seq} in this game.")
     return entry
 
 
@@ -87,19 +87,18 @@ def correction(r: Ruling) -> None:
     An appeal decision, and an entry whose appeal was decided, cannot be corrected: the
     decision is final (Law 28).
     """
-    target = entry_of(r.game, require(r.payload, "entry", "correction"), "entry")
-    reason = str(require(r.payload, "reason", "correction"))
+    target = entry_of(r.game, r.payload["entry"])
+    reason = r.payload["reason"]
     if is_appeal_decision(target):
         raise AppealDecided(f"Entry #{target.seq} is an appeal decision: it is final (Law 28).",
                             details={"entry": target.seq})
     bound = bound_seqs(r.game, target)
-    decided = next((a for a in r.state["appeals"] if a["status"] in ("upheld", "overturned") and (
-        a["entry"] in bound or a["seq"] == target.seq)), None)
+    decided = r.state.decided_appeal_on(bound, target.seq)
     if decided is not None:
         raise AppealDecided(
-            f"Entry #{target.seq} was appealed (entry #{decided['seq']}) and the arbiter decided: "
-            f"{decided['status']}. The decision is final (Law 28); it cannot be corrected.",
-            details={"appeal": decided["seq"], "decision": decided["status"]})
+            f"Entry #{target.seq} was appealed (entry #{decided.seq}) and the arbiter decided: "
+            f"{decided.status}. The decision is final (Law 28); it cannot be corrected.",
+            details={"appeal": decided.seq, "decision": decided.status})
     undo(r, target, kind=Kind.CORRECTION, law="", data={"entry": target.seq, "reason": reason},
           note=r.note or reason)
 
@@ -146,7 +145,7 @@ def undo(r: Ruling, target: LogEntry, *, kind: str, law: str, data: dict[str, An
     arbiter's decision with a result) may overturn any ending and leaves the superseding of the
     old ending to the new one.
     """
-    game, state = r.game, r.state
+    game = r.game
     if LogEntry.objects.filter(supersedes=target).exists():
         raise AlreadySuperseded(f"Entry #{target.seq} has already been superseded.")
     if target.kind in NOT_CORRECTABLE:
@@ -178,11 +177,13 @@ def undo(r: Ruling, target: LogEntry, *, kind: str, law: str, data: dict[str, An
                     details={"termination": game.termination})
             resume(game)
             resumed = True
-        entry = apply_put_back(game, state, to_ply=move.ply - 1, kind=kind, side=side, law=law, note=note,
-                               data={**data, "move": move.pdn}, actor=r.actor, supersedes=target)
+        entry, r.state = apply_put_back(
+            game, r.state, to_ply=move.ply - 1, kind=kind, side=side, law=law, note=note,
+            data={**data, "move": move.pdn}, actor=r.actor, supersedes=target,
+        )
     else:
         entry = _undo_ruling(r, target, kind=kind, law=law, data=data, note=note, side=side)
-        if ending is not None and _ending_undone(game, state, target, ending):
+        if ending is not None and _ending_undone(game, r.state, target, ending):
             resume(game)
             resumed = True
     if resumed and ending is not None and ending.pk != target.pk and not final_result:
@@ -192,7 +193,7 @@ def undo(r: Ruling, target: LogEntry, *, kind: str, law: str, data: dict[str, An
     return entry
 
 
-def _ending_undone(game: Game, state: dict[str, Any], target: LogEntry, ending: LogEntry) -> bool:
+def _ending_undone(game: Game, state: PendingState, target: LogEntry, ending: LogEntry) -> bool:
     """Tells whether undoing ``target`` takes away the game's ending in force (``ending``).
 
     A forfeit for offences goes when fewer than two remain counted; an ending a ruling wrote
@@ -200,7 +201,7 @@ def _ending_undone(game: Game, state: dict[str, Any], target: LogEntry, ending: 
     """
     if target.kind in OFFENCES:
         return (ending.seq > target.seq and game.termination == OFFENCES[target.kind][2]
-                and state["offences"][target.kind][target.side] < 2)
+                and state.offences.count(target.kind, target.side) < 2)
     if _ending_after(game, target) != ending.pk:
         return False
     if target.kind in GAME_ENDING or target.kind == Kind.GAME_END:
@@ -214,8 +215,8 @@ def _ending_undone(game: Game, state: dict[str, Any], target: LogEntry, ending: 
 
 def _undo_ruling(r: Ruling, target: LogEntry, *, kind: str, law: str, data: dict[str, Any], note: str,
                  side: str) -> LogEntry:
-    """Writes the entry superseding a ruling (not a move) and brings the cache back to before it."""
-    game, state = r.game, r.state
+    """Writes the entry superseding a ruling (not a move) and brings the pending state back to before it."""
+    game = r.game
     if target.kind in (Kind.NOT_CROWNED, Kind.COMPEL):
         raise InvalidRuling(f"Entry #{target.seq} put play back; record the moves again instead of correcting it.")
     if target.kind in (Kind.HUFF, Kind.OWN_PIECE_REMOVED, Kind.LET_STAND) and game.ply != target.ply:
@@ -227,29 +228,26 @@ def _undo_ruling(r: Ruling, target: LogEntry, *, kind: str, law: str, data: dict
             game.fen = before
         previous = LogEntry.objects.filter(game=game, ply=target.ply, seq__lt=target.seq,
                                            data__has_key="progress").order_by("-seq").first()
-        state["progress"] = previous.data["progress"] if previous else {"ply": 0, "fen": game.initial_fen}
+        progress = (Progress.from_json(previous.data["progress"]) if previous
+                    else Progress(ply=0, fen=game.initial_fen))
+        r.state = replace(r.state, progress=progress)
     entry = r.log(kind, law=law, data=data, side=side, supersedes=target, note=note)
     if target.kind in OFFENCES:
         count = LogEntry.objects.filter(game=game, kind=target.kind, side=target.side,
                                         superseded_by__isnull=True).count()
-        state["offences"][target.kind][target.side] = count
+        r.state = replace(r.state, offences=r.state.offences.with_count(target.kind, target.side, count))
     elif target.kind == Kind.FORTY_MOVE_RULING:
-        before = target.data.get("forty_before") or {}
-        state["forty"] = {**state["forty"], **before}
+        r.state = replace(r.state, forty=r.state.forty.restored(target.data.get("forty_before") or {}))
     elif target.kind == Kind.FORTY_MOVE_NOTICE:
-        if state["forty"].get("notice_seq") == target.seq:
-            state["forty"] = {"active": False, "start_ply": None, "stronger_side": None, "count": 0,
-                              "awaiting_ruling": False}
+        if r.state.forty.notice_seq == target.seq:
+            r.state = replace(r.state, forty=FortyCount.inactive())
     elif target.kind == Kind.OVER_THE_ANGLE:
-        state["constraints"] = [c for c in state["constraints"] if not (
-            c["kind"] == "over_the_angle" and c["side"] == target.side and c["square"] == target.data.get("square"))]
+        r.state = r.state.without_over_the_angle(target.side, target.data.get("square"))
     elif target.kind in (Kind.HUFF, Kind.OWN_PIECE_REMOVED, Kind.LET_STAND):
         if target.kind in (Kind.HUFF, Kind.LET_STAND) and "choice" in target.data:
-            state["open_choices"].append(target.data["choice"])
+            r.state = r.state.with_choice(choice_from_json(target.data["choice"]))
         if target.kind == Kind.OWN_PIECE_REMOVED:
-            state["open_choices"] = [c for c in state["open_choices"] if c["kind"] != "own_piece_removed"]
+            r.state = r.state.without_own_piece_choices()
     elif target.kind == Kind.APPEAL:
-        for appeal in state["appeals"]:
-            if appeal["seq"] == target.seq and appeal["status"] == "open":
-                appeal["status"] = "withdrawn"
+        r.state = r.state.with_appeal_withdrawn(target.seq)
     return entry

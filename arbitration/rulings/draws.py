@@ -3,6 +3,8 @@ resignation, adjudication."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from accounts.roles import is_director
 from arbitration.errors import (
     InvalidRuling,
@@ -10,7 +12,6 @@ from arbitration.errors import (
     RepetitionNotEstablished,
 )
 from arbitration.lifecycle import (
-    FORTY_MOVE_LIMIT,
     finish,
     opponent,
     win_for,
@@ -22,8 +23,9 @@ from arbitration.moves import (
     parse_move_or_refuse,
     record_move,
 )
-from arbitration.rulings.base import Ruling, ordinal, require
+from arbitration.rulings.base import Ruling, ordinal
 from arbitration.rulings.choices import settle_huff_by_moving
+from arbitration.state import FORTY_MOVE_LIMIT, FortyCount
 from games.models import Game, Move, ProgressRule, Termination
 
 Kind = LogEntry.Kind
@@ -33,28 +35,25 @@ def forty_move_notice(r: Ruling) -> None:
     """Law 22: the weaker side gives notice; the stronger side's own moves are counted from here."""
     if r.game.progress_rule != ProgressRule.FORTY_MOVE_NOTICE:
         raise InvalidRuling(f"This game's progress rule is {r.game.progress_rule}: there is no 40-move notice.")
-    forty = r.state["forty"]
-    if forty["active"]:
-        raise InvalidRuling(f"A 40-move count is already running ({forty['count']} of {FORTY_MOVE_LIMIT}).")
+    forty = r.state.forty
+    if forty.active:
+        raise InvalidRuling(f"A 40-move count is already running ({forty.count} of {FORTY_MOVE_LIMIT}).")
     entry = r.log(Kind.FORTY_MOVE_NOTICE, law="22", data={"stronger_side": opponent(r.side), "start_ply": r.game.ply})
-    r.state["forty"] = {"active": True, "start_ply": r.game.ply, "stronger_side": opponent(r.side), "count": 0,
-                        "awaiting_ruling": False, "notice_seq": entry.seq}
+    forty = FortyCount.on_notice(start_ply=r.game.ply, stronger_side=opponent(r.side), notice_seq=entry.seq)
+    r.state = replace(r.state, forty=forty)
 
 
 def forty_move_ruling(r: Ruling) -> None:
     """Law 22: at 40 moves the referee rules advantage shown (play on) or draw."""
-    outcome = require(r.payload, "outcome", "forty_move_ruling")
-    forty = r.state["forty"]
-    if outcome not in ("advantage_shown", "draw"):
-        raise InvalidRuling("outcome is advantage_shown or draw.", code="validation_error", status_code=400,
-                            details={"fields": {"outcome": ["advantage_shown or draw."]}})
-    if not forty["active"]:
+    outcome = r.payload["outcome"]
+    forty = r.state.forty
+    if not forty.active:
         raise InvalidRuling("No 40-move count is running.")
-    if outcome == "draw" and not forty["awaiting_ruling"]:
-        raise InvalidRuling(f"The count is at {forty['count']} of {FORTY_MOVE_LIMIT}: a draw cannot be ruled yet.")
-    r.log(Kind.FORTY_MOVE_RULING, law="22", data={"outcome": outcome, "forty_before": dict(forty)},
+    if outcome == "draw" and not forty.awaiting_ruling:
+        raise InvalidRuling(f"The count is at {forty.count} of {FORTY_MOVE_LIMIT}: a draw cannot be ruled yet.")
+    r.log(Kind.FORTY_MOVE_RULING, law="22", data={"outcome": outcome, "forty_before": forty.to_json()},
           side=r.side or "")
-    r.state["forty"] = {"active": False, "start_ply": None, "stronger_side": None, "count": 0, "awaiting_ruling": False}
+    r.state = replace(r.state, forty=FortyCount.inactive())
     if outcome == "draw":
         finish(r.game, result=Game.Result.DRAW, termination=Termination.DRAW_FORTY_MOVE, actor=r.actor, law="22",
                note="No decided advantage shown within 40 moves: drawn (Law 22).")
@@ -65,7 +64,7 @@ def repetition_claim(r: Ruling) -> None:
     threshold = r.game.repetition_threshold
     if not threshold:
         raise InvalidRuling("Repetition is not a rule of this game (no threshold).")
-    text = str(require(r.payload, "move", "repetition_claim"))
+    text = r.payload["move"]
     ensure_play_may_go_on(r.state)
     position = r.position()
     if position.side_to_move.value != r.side:
@@ -79,9 +78,9 @@ def repetition_claim(r: Ruling) -> None:
     if move.captures or man_moved:
         seen = 0
     else:
-        progress = r.state["progress"]
-        history = [progress["fen"], *Move.objects.filter(
-            game=r.game, superseded_by__isnull=True, ply__gt=progress["ply"]).values_list("fen_after", flat=True)]
+        progress = r.state.progress
+        history = [progress.fen, *Move.objects.filter(
+            game=r.game, superseded_by__isnull=True, ply__gt=progress.ply).values_list("fen_after", flat=True)]
         seen = history.count(fen_after)
     occurrence = seen + 1
     if occurrence < threshold:
@@ -90,7 +89,7 @@ def repetition_claim(r: Ruling) -> None:
             details={"move": move.pdn(), "occurrence": occurrence, "threshold": threshold},
         )
     settle_huff_by_moving(r)
-    record_move(r.game, r.state, position, move, entered=text, actor=r.actor)
+    *_, r.state = record_move(r.game, r.state, position, move, entered=text, actor=r.actor)
     r.log(Kind.REPETITION_CLAIM, data={"move": move.pdn(), "occurrence": occurrence, "threshold": threshold})
     finish(r.game, result=Game.Result.DRAW, termination=Termination.DRAW_REPETITION, actor=r.actor, side=r.side,
            note=f"The position occurred for the {ordinal(occurrence)} time: drawn by repetition.")
@@ -112,10 +111,6 @@ def adjudicate(r: Ruling) -> None:
     """The director decides the result, with a reason."""
     if not is_director(r.actor):
         raise NotAllowed("Only a tournament director may adjudicate a game.")
-    result = require(r.payload, "result", "adjudicate")
-    reason = str(require(r.payload, "reason", "adjudicate"))
-    if result not in Game.Result.values:
-        raise InvalidRuling("result is 1-0, 0-1 or 1/2-1/2.", code="validation_error", status_code=400,
-                            details={"fields": {"result": ["1-0, 0-1 or 1/2-1/2."]}})
+    result, reason = r.payload["result"], r.payload["reason"]
     r.log(Kind.ADJUDICATE, side=r.side or "", data={"result": result, "reason": reason})
     finish(r.game, result=result, termination=Termination.ADJUDICATION, actor=r.actor, note=reason)

@@ -14,7 +14,8 @@ from arbitration.lifecycle import (
     win_for,
 )
 from arbitration.models import LogEntry
-from arbitration.rulings.base import Ruling, require, require_int
+from arbitration.rulings.base import Ruling
+from arbitration.state import OverTheAngle, over_the_angle_moves
 from games.models import Termination
 
 Kind = LogEntry.Kind
@@ -29,7 +30,7 @@ OFFENCES = {
 
 def false_move(r: Ruling) -> None:
     """Law 21: a false or improper move forfeits the game at once; the attempt is on record."""
-    attempted = str(require(r.payload, "move", "false_move"))
+    attempted = r.payload["move"]
     position = r.position()
     verdict = "not checked: not the side to move"
     if position.side_to_move.value == r.side:
@@ -46,9 +47,8 @@ def false_move(r: Ruling) -> None:
 def offence(r: Ruling, kind: str) -> None:
     """Laws 18, 29, 30: the first offence is a caution or warning, the second a forfeit."""
     law, first, termination = OFFENCES[kind]
-    counts = r.state["offences"][kind]
-    counts[r.side] += 1
-    count = counts[r.side]
+    r.state = r.state.with_offence(kind, r.side)
+    count = r.state.offences.count(kind, r.side)
     penalty = first if count < 2 else "forfeit"
     r.log(kind, law=law, data={"count": count, "penalty": penalty})
     if penalty == "forfeit":
@@ -61,7 +61,6 @@ def touched_piece_not_played(r: Ruling) -> None:
     square = r.payload.get("square")
     data: dict[str, Any] = {}
     if square is not None:
-        square = require_int(r.payload, "square", "touched_piece_not_played")
         position = r.position()
         piece = position.piece_at(square) if 1 <= square <= 32 else None
         if piece is None or piece.lower() != r.side[0]:
@@ -78,27 +77,22 @@ def touched_piece_not_played(r: Ruling) -> None:
 
 def over_the_angle(r: Ruling) -> None:
     """Law 20: the piece moved over the angle must complete its move that way."""
-    square = require_int(r.payload, "square", "over_the_angle")
-    toward = require_int(r.payload, "toward", "over_the_angle")
+    square, toward = r.payload["square"], r.payload["toward"]
     position = r.position()
     if position.side_to_move.value != r.side:
         raise InvalidRuling(f"It is not {r.side}'s turn: Law 20 concerns the move being made.")
     piece = position.piece_at(square) if 1 <= square <= 32 else None
     if piece is None or piece.lower() != r.side[0]:
         raise InvalidRuling(f"There is no {r.side} piece on {square}.")
-    moves = [m.pdn() for m in position.legal_moves(r.game.engine_rules()) if m.start == square and (
-        m.path[1] == toward or (m.captures and m.captures[0] == toward))]
+    moves = [m.pdn() for m in over_the_angle_moves(position, r.game.engine_rules(), square, toward)]
     if not moves:
         raise InvalidRuling(f"The piece on {square} has no legal move toward {toward}.",
                             details={"square": square, "toward": toward})
-    constraint = {"kind": "over_the_angle", "law": "20", "side": r.side, "square": square, "toward": toward}
-    r.state["constraints"] = [
-        c for c in r.state["constraints"] if not (c["kind"] == "over_the_angle" and c["side"] == r.side)
-    ] + [constraint]
+    r.state = r.state.with_constraint(OverTheAngle(side=r.side, square=square, toward=toward))
     r.log(Kind.OVER_THE_ANGLE, law="20", data={"square": square, "toward": toward, "moves": moves})
 
 
 def spectator(r: Ruling) -> None:
     """Law 31: a spectator interfered; logged against the event, no effect on the game."""
-    note = r.note or str(require(r.payload, "note", "spectator"))
+    note = r.note
     r.log(Kind.SPECTATOR, law="31", side=r.side or "", note=note)

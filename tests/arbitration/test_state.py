@@ -32,7 +32,7 @@ INITIAL_FEN = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,1
 # White to move: 18x9 (over 14), 18x11 (over 15), 26x17x10 (over 22 and 14); customary also 26x17, 26-23, 30-25
 CAPTURES_FEN = "W:W18,26,30:B14,15,22"
 
-# What ``arbitration_state`` fills in for a new game (game_create saves it as the first cache)
+# What a new game starts with (game_create saves it as the first cache)
 NEW_GAME = {
     "open_choices": [],
     "constraints": [],
@@ -43,7 +43,7 @@ NEW_GAME = {
     "appeals": [],
 }
 
-# Shapes as games/services.py and arbitration/services.py write them
+# Shapes as the move and ruling services write them
 HUFF = {"kind": "huff", "law": "16", "chooser": "white", "offender": "black", "move": "9-13", "pieces": [10, 11],
         "ply": 7}
 OWN_PIECE = {"kind": "own_piece_removed", "law": "12", "chooser": "black", "offender": "white", "square": 18}
