@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "core",
     "accounts",
     "players",
     "games",
@@ -254,6 +255,12 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # deadlines (arbitration.sweeper). Turn it off only for a worker that must not enforce clocks.
 CLOCK_SWEEPER_ENABLED = os.environ.get("CLOCK_SWEEPER_ENABLED", "true").lower() not in ("0", "false", "no", "off")
 CLOCK_SWEEP_INTERVAL = float(os.environ.get("CLOCK_SWEEP_INTERVAL", "0.05"))
+
+# Health: each worker writes a heartbeat row every HEALTH_HEARTBEAT_INTERVAL seconds
+# (config.heartbeat); /healthz counts the workers whose beat is at most HEALTH_HEARTBEAT_STALE
+# seconds old (default: 3 intervals).
+HEALTH_HEARTBEAT_INTERVAL = float(os.environ.get("HEALTH_HEARTBEAT_INTERVAL", "5"))
+HEALTH_HEARTBEAT_STALE = float(os.environ.get("HEALTH_HEARTBEAT_STALE", "0")) or 3 * HEALTH_HEARTBEAT_INTERVAL
 
 LOGGING = {
     "version": 1,
