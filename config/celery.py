@@ -23,3 +23,8 @@ def ping(payload: str = "pong") -> dict[str, str | float]:
 
 # The clock sweeper runs in every worker process (arbitration.sweeper connects to the signals).
 from arbitration import sweeper as _clock_sweeper  # noqa: E402, F401
+
+# Each worker writes a heartbeat that /healthz reads (config.heartbeat).
+from config.heartbeat import Heartbeat  # noqa: E402
+
+app.steps["consumer"].add(Heartbeat)

@@ -66,6 +66,8 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "csp",
+    "core",
     "accounts",
     "players",
     "games",
@@ -75,6 +77,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "config.middleware.RequestBodyGuard",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -172,14 +175,50 @@ STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # WhiteNoise warns about a missi
 # Tests and `make run` may serve static files straight from the finders.
 WHITENOISE_USE_FINDERS = env_bool("WHITENOISE_USE_FINDERS", True)
 
-# Security headers; HTTPS-only settings are switched on by the deployment.
+# Security. Served over HTTPS (production), set DJANGO_SECURE=1: HTTP is redirected to HTTPS
+# (except /healthz, for load balancers that check over HTTP), the session and CSRF cookies are
+# sent over HTTPS only, and HSTS tells browsers to use HTTPS only (a year by default). Off by
+# default, so that `make run` serves http://127.0.0.1. Each can be set on its own.
+SECURE = env_bool("DJANGO_SECURE", False)
+SECURE_SSL_REDIRECT = env_bool("DJANGO_SSL_REDIRECT", SECURE)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SESSION_COOKIE_HTTPONLY = True
-SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", False)
+SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", SECURE)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "").strip() or (31536000 if SECURE else 0))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", False)
 SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+# Behind a proxy that terminates TLS and sets X-Forwarded-Proto (only then: the header is
+# trusted, so the proxy must overwrite it).
 if env_bool("DJANGO_BEHIND_TLS_PROXY", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# Content-Security-Policy (django-csp), always on, also in `make run`: the pages load scripts
+# (ES modules), styles, images and data from this server only, and have no inline script or
+# style. The API docs page has its own, wider policy (config/urls.py). DJANGO_CSP_REPORT_URI
+# adds a report-uri; DJANGO_CSP_REPORT_ONLY=1 only reports violations (to try a change).
+_CSP_DIRECTIVES: dict[str, list[str]] = {
+    "default-src": ["'self'"],
+    "script-src": ["'self'"],
+    "style-src": ["'self'"],
+    "img-src": ["'self'"],
+    "font-src": ["'self'"],
+    "connect-src": ["'self'"],
+    "object-src": ["'none'"],
+    "base-uri": ["'self'"],
+    "form-action": ["'self'"],
+    "frame-ancestors": ["'none'"],
+}
+if os.environ.get("DJANGO_CSP_REPORT_URI", "").strip():
+    _CSP_DIRECTIVES["report-uri"] = [os.environ["DJANGO_CSP_REPORT_URI"].strip()]
+if env_bool("DJANGO_CSP_REPORT_ONLY", False):
+    CONTENT_SECURITY_POLICY_REPORT_ONLY = {"DIRECTIVES": _CSP_DIRECTIVES}
+else:
+    CONTENT_SECURITY_POLICY = {"DIRECTIVES": _CSP_DIRECTIVES}
 
 # REST API
 REST_FRAMEWORK = {
@@ -254,6 +293,12 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # deadlines (arbitration.sweeper). Turn it off only for a worker that must not enforce clocks.
 CLOCK_SWEEPER_ENABLED = os.environ.get("CLOCK_SWEEPER_ENABLED", "true").lower() not in ("0", "false", "no", "off")
 CLOCK_SWEEP_INTERVAL = float(os.environ.get("CLOCK_SWEEP_INTERVAL", "0.05"))
+
+# Health: each worker writes a heartbeat row every HEALTH_HEARTBEAT_INTERVAL seconds
+# (config.heartbeat); /healthz counts the workers whose beat is at most HEALTH_HEARTBEAT_STALE
+# seconds old (default: 3 intervals).
+HEALTH_HEARTBEAT_INTERVAL = float(os.environ.get("HEALTH_HEARTBEAT_INTERVAL", "5"))
+HEALTH_HEARTBEAT_STALE = float(os.environ.get("HEALTH_HEARTBEAT_STALE", "0")) or 3 * HEALTH_HEARTBEAT_INTERVAL
 
 LOGGING = {
     "version": 1,

@@ -2,21 +2,52 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from accounts.authentication import TokenAuthentication
+from accounts.roles import is_director
 from config.health import health_report
 from core.api import error_body
 from tournaments.selectors import tournament_list_for_home
 
 
+def _sees_health_detail(request: HttpRequest) -> bool:
+    """Tells whether the caller is staff or a director (session or API token); else anonymous.
+
+    Read only when the request carries a session cookie or an Authorization header, so that an
+    anonymous check (a load balancer's) costs no query beyond the health query itself.
+    """
+    user = None
+    if request.headers.get("Authorization"):
+        try:
+            authenticated = TokenAuthentication().authenticate(request)
+        except Exception:  # noqa: BLE001 - a bad token gets the anonymous answer
+            authenticated = None
+        user = authenticated[0] if authenticated else None
+    elif settings.SESSION_COOKIE_NAME in request.COOKIES:
+        try:
+            user = request.user
+            _ = user.is_authenticated
+        except Exception:  # noqa: BLE001 - no database, no session: the anonymous answer
+            user = None
+    if user is None or not user.is_authenticated:
+        return False
+    return bool(user.is_staff or is_director(user))
+
+
 @never_cache
 @require_GET
 def healthz(request: HttpRequest) -> JsonResponse:
-    """Reports database, broker and worker health: 200 when the database answers, else 503."""
-    report, serving = health_report()
+    """Reports health from the workers' heartbeats: 200 when the database answers, else 503.
+
+    Anonymous callers get ``{"status": "up"|"down"}``; staff and directors the detail (database,
+    broker, workers, age of the last heartbeat). No broker or worker is asked (``config.health``).
+    """
+    report, serving = health_report(detail=_sees_health_detail(request))
     return JsonResponse(report, status=200 if serving else 503)
 
 

@@ -111,7 +111,8 @@ def celery_worker(django_db_setup, django_db_blocker, tmp_path_factory):
     if not _uses_server_broker():
         pytest.fail("the Celery tests need CELERY_BROKER_URL to point at the real Redis (make test sets it)")
     log = tmp_path_factory.mktemp("celery") / "worker.log"
-    worker = WorkerProcess(env={**worker_env(), "CLOCK_SWEEPER_ENABLED": "false"}, log_path=log)
+    worker = WorkerProcess(env={**worker_env(), "CLOCK_SWEEPER_ENABLED": "false", "HEALTH_HEARTBEAT_INTERVAL": "1"},
+                           log_path=log)
     worker.start()
     yield worker
     worker.stop()

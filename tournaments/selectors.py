@@ -5,7 +5,6 @@ Their query counts do not grow with the number of players or rounds; tests pin t
 
 from __future__ import annotations
 
-import csv
 import io
 from dataclasses import dataclass
 from decimal import Decimal
@@ -14,6 +13,7 @@ from typing import Any
 from django.db.models import Count, Prefetch, Q, QuerySet
 
 from arbitration.pdn_export import game_pdn
+from core.csvsafe import Computed, csv_writer
 from games.models import Game
 from players.models import Player
 from tournaments.models import Entry, Match, MatchGame, RatingHistory, Round, Tournament, TournamentLog
@@ -280,15 +280,20 @@ def tournament_games(tournament: Tournament) -> QuerySet[Game]:
 
 
 def standings_csv(tournament: Tournament) -> str:
-    """Returns the standings as CSV: rank, player, club, points, the tiebreaks, game points, wins."""
+    """Returns the standings as CSV: rank, player, club, points, the tiebreaks, game points, wins.
+
+    Names and clubs are text (neutralised if they begin like a formula, ``core.csvsafe``); the
+    figures are the code's own numbers, written unchanged (a negative tiebreak stays ``-1``).
+    """
     rows = standings(tournament)
     names = list(tournament.tiebreaks or [])
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = csv_writer(out)
     writer.writerow(["rank", "player_id", "player", "club", "points", *names, "game_points", "wins", "played"])
     for r in rows:
-        writer.writerow([r.rank, r.player.pk, r.player.name, r.player.club, _fmt(r.points),
-                         *[_fmt(r.tiebreaks.get(n, 0.0)) for n in names], _fmt(r.game_points), r.wins, r.played])
+        writer.writerow([r.rank, r.player.pk, r.player.name, r.player.club, Computed(_fmt(r.points)),
+                         *[Computed(_fmt(r.tiebreaks.get(n, 0.0))) for n in names],
+                         Computed(_fmt(r.game_points)), r.wins, r.played])
     return out.getvalue()
 
 
@@ -302,11 +307,12 @@ def crosstable_csv(tournament: Tournament) -> str:
 
     A round's cell is ``CrosstableCell.mark``: the opponent's rank and the game points each
     (``3:2-0``), ``bye``, or the opponent's rank with ``+``/``-`` for a forfeit (``-`` for both
-    players of a double forfeit).
+    players of a double forfeit). Those marks and the points are the code's own (written as
+    they are); the player's name is text, neutralised if it begins like a formula.
     """
     _rows, table = crosstable(tournament)
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = csv_writer(out)
     dense = bool(table and table[0].cells)
     rounds = sorted({c.round for row in table for c in row.rounds})
     columns = [str(i) for i in range(1, len(table) + 1)] if dense else [f"R{n}" for n in rounds]
@@ -317,5 +323,5 @@ def crosstable_csv(tournament: Tournament) -> str:
         else:
             by_round = {c.round: c for c in row.rounds}
             cells = [by_round[n].mark if n in by_round else "" for n in rounds]
-        writer.writerow([row.rank, row.player.name, _fmt(row.points), *cells])
+        writer.writerow([row.rank, row.player.name, Computed(_fmt(row.points)), *map(Computed, cells)])
     return out.getvalue()

@@ -87,3 +87,61 @@ def test_sqlite_default_queues_concurrent_writers_instead_of_failing(tmp_path):
         assert out.strip() == "ok", err
     total = run_django("from tournaments.models import Player; print(Player.objects.get(name='counter').rating)", env)
     assert total.stdout.strip() == "100"  # no lost update, no failed writer
+
+
+SECURITY_PRINT = (
+    "from django.conf import settings as s;"
+    "print(s.SECURE_SSL_REDIRECT, s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, s.SECURE_HSTS_SECONDS,"
+    " getattr(s, 'SECURE_PROXY_SSL_HEADER', None) is not None,"
+    " s.CONTENT_SECURITY_POLICY['DIRECTIVES']['script-src'])"
+)
+
+
+def test_https_settings_are_off_by_default_for_make_run(tmp_path):
+    result = run_django(SECURITY_PRINT, {"DJANGO_VAR_DIR": str(tmp_path), "DJANGO_SECRET_KEY": "k"})
+    assert result.stdout.split() == ["False", "False", "False", "0", "False", "[\"'self'\"]"], result.stderr
+
+
+def test_django_secure_switches_on_redirect_secure_cookies_and_hsts(tmp_path):
+    env = {"DJANGO_VAR_DIR": str(tmp_path), "DJANGO_SECRET_KEY": "k", "DJANGO_SECURE": "1",
+           "DJANGO_BEHIND_TLS_PROXY": "1"}
+    result = run_django(SECURITY_PRINT, env)
+    assert result.stdout.split() == ["True", "True", "True", "31536000", "True", "[\"'self'\"]"], result.stderr
+    result = run_django(SECURITY_PRINT, {**env, "DJANGO_HSTS_SECONDS": "60", "DJANGO_SSL_REDIRECT": "0"})
+    assert result.stdout.split()[:4] == ["False", "True", "True", "60"]
+
+
+def test_the_deploy_check_finds_no_https_setting_missing_when_secure(tmp_path):
+    env = {"DJANGO_VAR_DIR": str(tmp_path), "DJANGO_SECRET_KEY": "k" * 60 + "-not-a-real-secret-just-long",
+           "DJANGO_SECURE": "1"}
+    result = subprocess.run([sys.executable, "manage.py", "check", "--deploy"], cwd=ROOT, env=clean_env(env),
+                            capture_output=True, text=True, timeout=120)
+    output = result.stdout + result.stderr
+    for warning in ("W004", "W008", "W012", "W016"):  # HSTS, SSL redirect, session and CSRF cookies
+        assert f"security.{warning}" not in output, output
+    insecure = subprocess.run([sys.executable, "manage.py", "check", "--deploy"], cwd=ROOT,
+                              env=clean_env({**env, "DJANGO_SECURE": ""}), capture_output=True, text=True, timeout=120)
+    assert "security.W008" in insecure.stdout + insecure.stderr  # the check does see them off
+
+
+@pytest.mark.django_db
+def test_the_ssl_redirect_spares_the_health_check(client, settings):
+    settings.SECURE_SSL_REDIRECT = True
+    assert client.get("/healthz").status_code == 200
+    response = client.get("/")
+    assert response.status_code == 301 and response["Location"].startswith("https://")
+
+
+@pytest.mark.django_db
+def test_every_page_carries_the_csp_and_the_api_docs_their_own(client):
+    policy = client.get("/")["Content-Security-Policy"]
+    for directive in ("default-src 'self'", "script-src 'self'", "style-src 'self'", "object-src 'none'",
+                      "frame-ancestors 'none'"):
+        assert directive in policy
+    assert "unsafe-inline" not in policy and "unsafe-eval" not in policy
+    docs = client.get("/api/v1/docs/")
+    assert docs.status_code == 200
+    assert "<script>" not in docs.content.decode()  # the start-up code is a script file (?script)
+    assert "script-src 'self';" in docs["Content-Security-Policy"] + ";"
+    assert "style-src 'self' 'unsafe-inline'" in docs["Content-Security-Policy"]
+    assert client.get("/api/v1/docs/?script").status_code == 200
