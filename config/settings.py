@@ -62,7 +62,6 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -267,3 +266,7 @@ LOGGING = {
         "kombu.connection": {"level": "ERROR"},
     },
 }
+
+# API tokens (accounts.models.ApiToken): the lifetime of a new token in days, and the longest.
+API_TOKEN_DAYS = int(os.environ.get("API_TOKEN_DAYS", "90"))
+API_TOKEN_MAX_DAYS = int(os.environ.get("API_TOKEN_MAX_DAYS", "365"))
