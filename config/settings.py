@@ -180,6 +180,24 @@ X_FRAME_OPTIONS = "DENY"
 if env_bool("DJANGO_BEHIND_TLS_PROXY", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
+# The cache holds the API throttles' counts. CACHE_URL (redis://host:6379/2) shares them among
+# all web processes; without it each process counts for itself (in its memory).
+_cache_url = os.environ.get("CACHE_URL", "").strip()
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _cache_url}
+        if _cache_url
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
+}
+
+
+def _rate(name: str, default: str) -> str | None:
+    """Reads a DRF throttle rate (N/s, N/min, N/hour, N/day); off (or none, 0) turns the throttle off."""
+    value = os.environ.get(name, "").strip() or default
+    return None if value.lower() in {"off", "none", "0"} else value
+
+
 # REST API
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -193,6 +211,14 @@ REST_FRAMEWORK = {
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "core.api.exception_handler",
+    "DEFAULT_THROTTLE_CLASSES": ["accounts.throttling.AnonThrottle", "accounts.throttling.UserThrottle"],
+    # Anonymous callers by address (a spectator's page polls up to twice a second), signed-in
+    # ones by user (a referee's console polls twice a second and posts moves): well above what
+    # a person does, far below what a script hammering the API does.
+    "DEFAULT_THROTTLE_RATES": {"anon": _rate("API_THROTTLE_ANON", "1200/min"),
+                               "user": _rate("API_THROTTLE_USER", "6000/min")},
+    # The client's address: REMOTE_ADDR, or behind the TLS proxy the one it put in X-Forwarded-For.
+    "NUM_PROXIES": 1 if env_bool("DJANGO_BEHIND_TLS_PROXY", False) else 0,
     "DEFAULT_VERSIONING_CLASS": "rest_framework.versioning.NamespaceVersioning",
     "DEFAULT_VERSION": "v1",
     "ALLOWED_VERSIONS": ["v1"],
