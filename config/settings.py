@@ -8,6 +8,7 @@ sets ``DATABASE_URL`` (PostgreSQL), ``CELERY_BROKER_URL`` (Redis) and ``DJANGO_S
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -65,6 +66,7 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "axes",
     "accounts",
     "players",
     "games",
@@ -82,6 +84,14 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last: answers a locked-out sign-in (see AXES_* below).
+    "axes.middleware.AxesMiddleware",
+]
+
+# Sign-in: django-axes counts failed sign-ins (the sign-in page, the admin's) and locks out.
+AUTHENTICATION_BACKENDS = [
+    "accounts.backends.AxesBackend",  # first: refuses a locked-out sign-in before the password is checked
+    "django.contrib.auth.backends.ModelBackend",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -296,3 +306,18 @@ LOGGING = {
 # API tokens (accounts.models.ApiToken): the lifetime of a new token in days, and the longest.
 API_TOKEN_DAYS = int(os.environ.get("API_TOKEN_DAYS", "90"))
 API_TOKEN_MAX_DAYS = int(os.environ.get("API_TOKEN_MAX_DAYS", "365"))
+
+# Failed sign-ins (django-axes, database handler): after AXES_FAILURE_LIMIT failures in a row for
+# one username from one address, that pair is locked out for AXES_COOLOFF_MINUTES (the answer
+# is 429); a success resets the count. An administrator unlocks at once by deleting the
+# "access attempts" in the admin, or with ``manage.py axes_reset``.
+AXES_ENABLED = env_bool("AXES_ENABLED", True)
+AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = timedelta(minutes=float(os.environ.get("AXES_COOLOFF_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "accounts.backends.lockout_response"  # 429 with Retry-After
+AXES_VERBOSE = False
+# The client's address; behind the TLS proxy, the address it appended to X-Forwarded-For.
+AXES_CLIENT_IP_CALLABLE = "accounts.backends.client_ip"
+AXES_TRUST_X_FORWARDED_FOR = env_bool("DJANGO_BEHIND_TLS_PROXY", False)
