@@ -58,3 +58,15 @@ def test_the_rates_come_from_the_environment_and_off_turns_one_off(tmp_path):
     assert result.stdout.strip() == "{'anon': '7/min', 'user': None}", result.stderr
     result = run_django(code, env)
     assert result.stdout.strip() == "{'anon': '1200/min', 'user': '6000/min'}", result.stderr
+
+
+def test_the_count_starts_again_in_the_next_window(api_client, monkeypatch):
+    from accounts.throttling import AnonThrottle
+
+    now = [1000.2]
+    monkeypatch.setattr(AnonThrottle, "timer", lambda self: now[0])
+    with _rates("2/min", None):
+        assert [api_client.get("/api/v1/players/").status_code for _ in range(3)] == [200, 200, 429]
+        assert api_client.get("/api/v1/players/")["Retry-After"] == str(1020 - 1000)  # the window ends at 1020
+        now[0] = 1020.0
+        assert api_client.get("/api/v1/players/").status_code == 200
