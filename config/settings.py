@@ -300,6 +300,8 @@ LOGGING = {
         "django.db.backends": {"level": "WARNING"},
         # The file-system transport has no host; kombu warns about it on every connection.
         "kombu.connection": {"level": "ERROR"},
+        # django-axes: failures and lock-outs are warnings; its info lines come with every sign-in.
+        "axes": {"level": "WARNING"},
     },
 }
 
