@@ -1,12 +1,14 @@
 """API for the signed-in user's own account."""
 
 from drf_spectacular.utils import extend_schema, inline_serializer
-from rest_framework import serializers
+from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.models import ApiToken
 from accounts.roles import IsAuthenticatedReadWrite, user_roles
+from accounts.services import token_create, token_days_bounds, token_revoke
 
 
 class MeView(APIView):
@@ -22,3 +24,63 @@ class MeView(APIView):
     )
     def get(self, request: Request) -> Response:
         return Response({"username": request.user.username, "roles": sorted(user_roles(request.user))})
+
+
+class ApiTokenSerializer(serializers.ModelSerializer):
+    """One of the caller's tokens, without its key (only its first characters)."""
+
+    class Meta:
+        model = ApiToken
+        fields = ["id", "name", "prefix", "created", "expires", "last_used"]
+        read_only_fields = fields
+
+
+class ApiTokenCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=100, help_text="What the token is for.")
+    days = serializers.IntegerField(
+        required=False, min_value=1, help_text="Lifetime in days (default API_TOKEN_DAYS, at most API_TOKEN_MAX_DAYS).",
+    )
+
+    def validate_days(self, value: int) -> int:
+        maximum = token_days_bounds()[1]
+        if value > maximum:
+            raise serializers.ValidationError(f"A token lives at most {maximum} days.")
+        return value
+
+
+class ApiTokenCreatedSerializer(ApiTokenSerializer):
+    key = serializers.CharField(help_text="The key: shown this once, never again (only its digest is kept).")
+
+    class Meta(ApiTokenSerializer.Meta):
+        fields = [*ApiTokenSerializer.Meta.fields, "key"]
+        read_only_fields = fields
+
+
+class MyTokensView(APIView):
+    """The caller's own API tokens: list them, or make a new one (its key is answered once)."""
+
+    permission_classes = [IsAuthenticatedReadWrite]
+
+    @extend_schema(responses=ApiTokenSerializer(many=True))
+    def get(self, request: Request) -> Response:
+        tokens = ApiToken.objects.filter(user=request.user)
+        return Response(ApiTokenSerializer(tokens, many=True).data)
+
+    @extend_schema(request=ApiTokenCreateSerializer, responses={201: ApiTokenCreatedSerializer})
+    def post(self, request: Request) -> Response:
+        serializer = ApiTokenCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        token, key = token_create(user=request.user, **serializer.validated_data)
+        token.key = key
+        return Response(ApiTokenCreatedSerializer(token).data, status=status.HTTP_201_CREATED)
+
+
+class MyTokenDetailView(APIView):
+    """Revokes (deletes) one of the caller's own tokens; another user's is 404."""
+
+    permission_classes = [IsAuthenticatedReadWrite]
+
+    @extend_schema(responses={204: None})
+    def delete(self, request: Request, pk: int) -> Response:
+        token_revoke(user=request.user, token_id=pk)
+        return Response(status=status.HTTP_204_NO_CONTENT)

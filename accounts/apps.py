@@ -6,3 +6,8 @@ class AccountsConfig(AppConfig):
 
     name = "accounts"
     verbose_name = "Accounts and roles"
+
+    def ready(self) -> None:
+        from accounts import signals
+
+        signals.connect()

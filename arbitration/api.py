@@ -15,10 +15,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.privacy import names_shown_to
 from arbitration.log import log_verify
 from arbitration.pdn_export import game_pdn
 from arbitration.rulings import RULING_REQUEST_SCHEMA
-from arbitration.selectors import game_log, game_state
+from arbitration.selectors import game_log, game_state, log_without_names, state_without_names
 from arbitration.serializers import (
     ErrorBodySerializer,
     GameCreateSerializer,
@@ -53,7 +54,10 @@ class ReadOrSignedIn(BasePermission):
 
 
 def _state_response(game: Game, request: Request, code: int = status.HTTP_200_OK, last_move: Any = None) -> Response:
-    return Response(game_state(game, request.user, last_move=last_move), status=code)
+    state = game_state(game, request.user, last_move=last_move)
+    if not names_shown_to(request.user):
+        state = state_without_names(state)
+    return Response(state, status=code)
 
 
 @extend_schema_view(
@@ -127,7 +131,8 @@ class GameLogView(APIView):
     @extend_schema(summary="The arbitration log", responses={200: LogEntrySerializer(many=True), 404: _ERRORS[404]})
     def get(self, request: Request, pk: int) -> Response:
         game = get_object_or_404(Game, pk=pk)
-        return Response(game_log(game))
+        entries = game_log(game)
+        return Response(entries if names_shown_to(request.user) else log_without_names(entries))
 
 
 class GameLogVerifyView(APIView):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from accounts.privacy import data_hidden, name_hidden, names_hidden
 from arbitration.access import can_write
 from arbitration.clocks import clock_of, clock_view, db_now
 from arbitration.models import LogEntry
@@ -157,3 +158,23 @@ def game_log(game: Game) -> list[dict[str, Any]]:
         }
         for row in rows
     ]
+
+
+def _move_without_name(move: dict[str, Any]) -> dict[str, Any]:
+    return {**move, "recorded_by": name_hidden(move.get("recorded_by"))}
+
+
+def state_without_names(state: dict[str, Any]) -> dict[str, Any]:
+    """The game state as the public sees it: no usernames (``accounts.privacy``)."""
+    hidden = {**state, "referees": names_hidden(state.get("referees") or [], "referee"),
+              "appeals": [data_hidden(appeal) for appeal in state.get("appeals") or []]}
+    if "moves" in state:
+        hidden["moves"] = [_move_without_name(move) for move in state["moves"]]
+    if "last_move" in state:
+        hidden["last_move"] = _move_without_name(state["last_move"])
+    return hidden
+
+
+def log_without_names(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The game log as the public sees it: no usernames, in ``actor`` or in ``data``."""
+    return [{**entry, "actor": name_hidden(entry["actor"]), "data": data_hidden(entry["data"])} for entry in entries]

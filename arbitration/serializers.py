@@ -6,6 +6,7 @@ the OpenAPI schema and validate the request bodies.
 
 from rest_framework import serializers
 
+from accounts.privacy import names_hidden, names_shown_to
 from games.models import Game, ProgressRule, RuleSet
 
 
@@ -20,7 +21,7 @@ class MoveRecordSerializer(serializers.Serializer):
     move = serializers.CharField()
     fen_after = serializers.CharField()
     recorded_at = serializers.DateTimeField(allow_null=True)
-    recorded_by = serializers.CharField(allow_null=True)
+    recorded_by = serializers.CharField(allow_null=True, help_text="The username; to anonymous callers, official.")
 
 
 class FortyMoveSerializer(serializers.Serializer):
@@ -103,13 +104,21 @@ class GameListSerializer(serializers.ModelSerializer):
 
     black = PlayerRefSerializer(read_only=True)
     white = PlayerRefSerializer(read_only=True)
-    referees = serializers.SlugRelatedField(slug_field="username", many=True, read_only=True)
+    referees = serializers.SlugRelatedField(slug_field="username", many=True, read_only=True,
+                                            help_text="Usernames; to anonymous callers, the word referee for each.")
 
     class Meta:
         model = Game
         fields = ["id", "black", "white", "rule_set", "progress_rule", "repetition_threshold", "start_fen",
                   "status", "result", "termination", "ply", "fen", "referees", "round"]
         read_only_fields = fields
+
+    def to_representation(self, instance: Game) -> dict:
+        data = super().to_representation(instance)
+        request = self.context.get("request")
+        if request is not None and not names_shown_to(request.user):
+            data["referees"] = names_hidden(data["referees"], "referee")
+        return data
 
 
 class GameCreateSerializer(serializers.Serializer):
@@ -173,7 +182,8 @@ class LogEntrySerializer(serializers.Serializer):
     law = serializers.CharField()
     note = serializers.CharField()
     data = serializers.DictField()
-    actor = serializers.CharField(allow_null=True)
+    actor = serializers.CharField(allow_null=True, help_text="The username (null: the system); to anonymous "
+                                  "callers, official, and the names in data (arbiter, referees) by role words.")
     created_at = serializers.DateTimeField()
     ply = serializers.IntegerField()
     fen = serializers.CharField()

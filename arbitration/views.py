@@ -14,8 +14,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
+from accounts.privacy import names_shown_to
 from arbitration.access import can_write
-from arbitration.selectors import game_state
+from arbitration.selectors import game_state, state_without_names
 from games.models import Game, Termination
 
 
@@ -31,7 +32,8 @@ def user_may_referee(user: Any, game: Game) -> bool:
 def _initial_state(game: Game, user: Any) -> dict[str, Any] | None:
     """Returns the game-state JSON of the contract, or None (the page then fetches it itself)."""
     try:
-        return game_state(game, user)
+        state = game_state(game, user)
+        return state if names_shown_to(user) else state_without_names(state)
     except Exception:  # noqa: BLE001 - the page fetches the state itself when this fails
         return None
 

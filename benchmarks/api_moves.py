@@ -396,13 +396,15 @@ def run_phase(port: int, token: str, pending: list[tuple[int, list[str]]], *, cl
 
 def queries_per_move(moves: list[str], black_id: int, white_id: int) -> list[int]:
     """Counts the database queries of each move request of one game, through the test client."""
+    from django.contrib.auth.models import User
     from django.db import connection
     from django.test import Client as DjangoClient
     from django.test.utils import CaptureQueriesContext
-    from rest_framework.authtoken.models import Token
 
-    director = Token.objects.get(user__username="bench-director").key
-    referee = Token.objects.get(user__username="bench-referee").key
+    from accounts.services import token_issue
+
+    director = token_issue(user=User.objects.get(username="bench-director"))
+    referee = token_issue(user=User.objects.get(username="bench-referee"))
     client = DjangoClient()
     created = client.post(
         "/api/v1/games/",

@@ -3,7 +3,7 @@
 from django.urls import path
 from rest_framework.routers import DefaultRouter
 
-from accounts.api import MeView
+from accounts.api import MeView, MyTokenDetailView, MyTokensView
 from arbitration.api import (
     GameLogVerifySlashView,
     GameLogVerifyView,
@@ -37,6 +37,8 @@ router.register("games", GameViewSet, basename="game")
 
 urlpatterns = [
     path("me/", MeView.as_view(), name="me"),
+    path("me/tokens/", MyTokensView.as_view(), name="me-tokens"),
+    path("me/tokens/<int:pk>/", MyTokenDetailView.as_view(), name="me-token"),
     path("games/<int:pk>/moves/", GameMovesView.as_view(), name="game-moves"),
     path("games/<int:pk>/rulings/", GameRulingsView.as_view(), name="game-rulings"),
     path("games/<int:pk>/log/", GameLogView.as_view(), name="game-log"),

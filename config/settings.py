@@ -8,6 +8,7 @@ sets ``DATABASE_URL`` (PostgreSQL), ``CELERY_BROKER_URL`` (Redis) and ``DJANGO_S
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -62,12 +63,12 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "csp",
     "core",
+    "axes",
     "accounts",
     "players",
     "games",
@@ -86,6 +87,14 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last: answers a locked-out sign-in (see AXES_* below).
+    "axes.middleware.AxesMiddleware",
+]
+
+# Sign-in: django-axes counts failed sign-ins (the sign-in page, the admin's) and locks out.
+AUTHENTICATION_BACKENDS = [
+    "accounts.backends.AxesBackend",  # first: refuses a locked-out sign-in before the password is checked
+    "django.contrib.auth.backends.ModelBackend",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -219,6 +228,23 @@ if env_bool("DJANGO_CSP_REPORT_ONLY", False):
     CONTENT_SECURITY_POLICY_REPORT_ONLY = {"DIRECTIVES": _CSP_DIRECTIVES}
 else:
     CONTENT_SECURITY_POLICY = {"DIRECTIVES": _CSP_DIRECTIVES}
+# The cache holds the API throttles' counts. CACHE_URL (redis://host:6379/2) shares them among
+# all web processes; without it each process counts for itself (in its memory).
+_cache_url = os.environ.get("CACHE_URL", "").strip()
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _cache_url}
+        if _cache_url
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
+}
+
+
+def _rate(name: str, default: str) -> str | None:
+    """Reads a DRF throttle rate (N/s, N/min, N/hour, N/day); off (or none, 0) turns the throttle off."""
+    value = os.environ.get(name, "").strip() or default
+    return None if value.lower() in {"off", "none", "0"} else value
+
 
 # REST API
 REST_FRAMEWORK = {
@@ -233,6 +259,14 @@ REST_FRAMEWORK = {
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "core.api.exception_handler",
+    "DEFAULT_THROTTLE_CLASSES": ["accounts.throttling.AnonThrottle", "accounts.throttling.UserThrottle"],
+    # Anonymous callers by address (a spectator's page polls up to twice a second), signed-in
+    # ones by user (a referee's console polls twice a second and posts moves): well above what
+    # a person does, far below what a script hammering the API does.
+    "DEFAULT_THROTTLE_RATES": {"anon": _rate("API_THROTTLE_ANON", "1200/min"),
+                               "user": _rate("API_THROTTLE_USER", "6000/min")},
+    # The client's address: REMOTE_ADDR, or behind the TLS proxy the one it put in X-Forwarded-For.
+    "NUM_PROXIES": 1 if env_bool("DJANGO_BEHIND_TLS_PROXY", False) else 0,
     "DEFAULT_VERSIONING_CLASS": "rest_framework.versioning.NamespaceVersioning",
     "DEFAULT_VERSION": "v1",
     "ALLOWED_VERSIONS": ["v1"],
@@ -310,5 +344,26 @@ LOGGING = {
         "django.db.backends": {"level": "WARNING"},
         # The file-system transport has no host; kombu warns about it on every connection.
         "kombu.connection": {"level": "ERROR"},
+        # django-axes: failures and lock-outs are warnings; its info lines come with every sign-in.
+        "axes": {"level": "WARNING"},
     },
 }
+
+# API tokens (accounts.models.ApiToken): the lifetime of a new token in days, and the longest.
+API_TOKEN_DAYS = int(os.environ.get("API_TOKEN_DAYS", "90"))
+API_TOKEN_MAX_DAYS = int(os.environ.get("API_TOKEN_MAX_DAYS", "365"))
+
+# Failed sign-ins (django-axes, database handler): after AXES_FAILURE_LIMIT failures in a row for
+# one username from one address, that pair is locked out for AXES_COOLOFF_MINUTES (the answer
+# is 429); a success resets the count. An administrator unlocks at once by deleting the
+# "access attempts" in the admin, or with ``manage.py axes_reset``.
+AXES_ENABLED = env_bool("AXES_ENABLED", True)
+AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = timedelta(minutes=float(os.environ.get("AXES_COOLOFF_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "accounts.backends.lockout_response"  # 429 with Retry-After
+AXES_VERBOSE = False
+# The client's address; behind the TLS proxy, the address it appended to X-Forwarded-For.
+AXES_CLIENT_IP_CALLABLE = "accounts.backends.client_ip"
+AXES_TRUST_X_FORWARDED_FOR = env_bool("DJANGO_BEHIND_TLS_PROXY", False)

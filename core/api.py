@@ -7,6 +7,7 @@ Every error the API returns has the shape
 from __future__ import annotations
 
 import logging
+import math
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
@@ -90,8 +91,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     headers: dict[str, str] = {}
     if getattr(exc, "auth_header", None):
         headers["WWW-Authenticate"] = exc.auth_header  # type: ignore[attr-defined]
-    if getattr(exc, "wait", None):
-        headers["Retry-After"] = str(int(exc.wait))  # type: ignore[attr-defined]
+    if getattr(exc, "wait", None) is not None:  # Throttled: whole seconds, at least 1
+        headers["Retry-After"] = str(max(1, math.ceil(exc.wait)))  # type: ignore[attr-defined]
 
     if isinstance(exc, exceptions.ValidationError):
         detail = exc.detail

@@ -6,7 +6,8 @@ reads and writes a handful of rows, so the hot paths (``arbitration.persistence`
 database from the model's own fields, and the values go through the fields' own preparation
 (``pre_save``, ``get_db_prep_save``) and converters (the backend's and ``from_db_value``), so
 a row written or read here is the row the ORM would write or read. No signals are sent: the
-project has no receivers (its rules live in services).
+models written here have no receivers (their rules live in services; accounts' receivers
+watch only the user's password).
 """
 
 from __future__ import annotations

@@ -32,6 +32,15 @@ def celery_tasks_in_process(request):
         app.conf.task_always_eager = False
 
 
+@pytest.fixture(autouse=True)
+def throttle_counts_cleared():
+    """Starts each test with no API throttle counts (they live in the cache, across tests)."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+
+
 @pytest.fixture
 def make_user(db):
     """Returns a factory of users with a role and a known password."""

@@ -214,7 +214,8 @@ class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     def log(self, request: Request, slug: str | None = None) -> Response:
         tournament = _tournament(slug)
         public = not services.is_director_of(tournament, request.user)
-        return Response(TournamentLogSerializer(selectors.tournament_log(tournament, public=public), many=True).data)
+        return Response(TournamentLogSerializer(selectors.tournament_log(tournament, public=public), many=True,
+                                                context={"request": request}).data)
 
 
 class EntryDetailView(APIView):

@@ -7,11 +7,19 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from rest_framework import serializers
 
+from accounts.privacy import data_hidden, name_hidden, names_hidden, names_shown_to
 from accounts.roles import is_director
 from games.models import Game, ProgressRule, RuleSet
 from players.models import Player
 from tournaments.models import Round, Tournament, TournamentLog
 from tournaments.scoring import TIEBREAKS
+
+
+def _names_hidden_in(context: dict[str, Any]) -> bool:
+    """Tells whether the answer goes to an anonymous caller (``accounts.privacy``); without a request
+    (a director's write answered by the view), names are shown."""
+    request = context.get("request")
+    return request is not None and not names_shown_to(request.user)
 
 
 class PlayerSerializer(serializers.ModelSerializer):
@@ -88,8 +96,10 @@ class TournamentSerializer(serializers.ModelSerializer):
     rounds = serializers.IntegerField(source="round_count", allow_null=True)
     clock = serializers.JSONField(source="clock_control", read_only=True,
                                   help_text="The games' time control; {} for none (also as clock_control).")
-    directors = serializers.SlugRelatedField(slug_field="username", many=True, read_only=True)
-    referees = serializers.SlugRelatedField(slug_field="username", many=True, read_only=True)
+    directors = serializers.SlugRelatedField(slug_field="username", many=True, read_only=True,
+                                             help_text="Usernames; to anonymous callers, the word director for each.")
+    referees = serializers.SlugRelatedField(slug_field="username", many=True, read_only=True,
+                                            help_text="Usernames; to anonymous callers, the word referee for each.")
     scoring = serializers.SerializerMethodField()
 
     class Meta:
@@ -105,6 +115,13 @@ class TournamentSerializer(serializers.ModelSerializer):
                              "loss": obj.match_points_loss},
             "game_points": {"win": float(obj.game_points_win), "draw": float(obj.game_points_draw), "loss": 0.0},
         }
+
+    def to_representation(self, instance: Tournament) -> dict:
+        data = super().to_representation(instance)
+        if _names_hidden_in(self.context):
+            data["directors"] = names_hidden(data["directors"], "director")
+            data["referees"] = names_hidden(data["referees"], "referee")
+        return data
 
 
 class ScoringInputSerializer(serializers.Serializer):
@@ -368,13 +385,22 @@ class PlayerRecordSerializer(serializers.Serializer):
 
 
 class TournamentLogSerializer(serializers.ModelSerializer):
-    actor = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    actor = serializers.SlugRelatedField(slug_field="username", read_only=True,
+                                         help_text="The username (null: the system); to anonymous callers, official, "
+                                         "and the names in data (referees) by role words.")
     supersedes = serializers.PrimaryKeyRelatedField(read_only=True)
 
     class Meta:
         model = TournamentLog
         fields = ["id", "kind", "actor", "from_status", "to_status", "reason", "data", "supersedes", "created_at"]
         read_only_fields = fields
+
+    def to_representation(self, instance: TournamentLog) -> dict:
+        data = super().to_representation(instance)
+        if _names_hidden_in(self.context):
+            data["actor"] = name_hidden(data["actor"])
+            data["data"] = data_hidden(data["data"])
+        return data
 
 
 def crosstable_row(row: Any) -> dict[str, Any]:

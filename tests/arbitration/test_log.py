@@ -83,10 +83,13 @@ def test_a_forged_hash_breaks_the_link_to_the_next_entry(played):
     assert outcome.valid is False and outcome.broken_at == 3
 
 
-def test_the_log_endpoint_lists_every_entry_with_its_hashes(played, api_client):
+def test_the_log_endpoint_lists_every_entry_with_its_hashes(played, api_client, referee):
     body = api_client.get(f"/api/v1/games/{played.pk}/log/").json()
     assert [e["seq"] for e in body] == [1, 2, 3, 4]
-    assert body[1]["kind"] == "move" and body[1]["actor"] == "ref" and body[1]["data"]["move"] == "11-15"
+    # the public sees no usernames (accounts.privacy); a signed-in caller does
+    assert body[1]["kind"] == "move" and body[1]["actor"] == "official" and body[1]["data"]["move"] == "11-15"
+    api_client.force_authenticate(user=referee)
+    assert api_client.get(f"/api/v1/games/{played.pk}/log/").json()[1]["actor"] == "ref"
     assert set(body[0]) == {"seq", "kind", "side", "law", "note", "data", "actor", "created_at", "ply", "fen",
                             "supersedes", "prev_hash", "hash"}
 

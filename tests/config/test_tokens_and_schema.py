@@ -18,11 +18,19 @@ def test_issue_token_prints_a_token_that_authenticates(director, api_client):
     assert response.json() == {"username": "dir", "roles": ["director"]}
 
 
-def test_issue_token_gives_the_same_token_twice(director):
+def test_issue_token_gives_a_new_token_each_time_and_both_work(director, api_client):
     first, second = StringIO(), StringIO()
     call_command("issue_token", "dir", stdout=first)
-    call_command("issue_token", "dir", stdout=second)
-    assert first.getvalue() == second.getvalue()
+    call_command("issue_token", "dir", "--days", "3", stdout=second)
+    assert first.getvalue() != second.getvalue()
+    for out in (first, second):
+        response = api_client.get("/api/v1/me/", HTTP_AUTHORIZATION=f"Token {out.getvalue().strip()}")
+        assert response.status_code == 200
+
+
+def test_issue_token_refuses_a_lifetime_beyond_the_maximum(director):
+    with pytest.raises(CommandError, match="1 to 365 days"):
+        call_command("issue_token", "dir", "--days", "366")
 
 
 def test_issue_token_for_an_unknown_user_is_a_clear_error(db):

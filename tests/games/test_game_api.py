@@ -183,10 +183,11 @@ def test_a_move_request_costs_seven_queries_and_answers_the_move_not_the_whole_l
     referee, new_game, django_assert_num_queries,  # noqa: F811
 ):
     from django.test import Client
-    from rest_framework.authtoken.models import Token
+
+    from accounts.services import token_issue
 
     game = new_game()
-    token = Token.objects.create(user=referee).key
+    token = token_issue(user=referee)
     client = Client(HTTP_AUTHORIZATION=f"Token {token}")
     assert client.post(f"/api/v1/games/{game.pk}/moves/", {"move": "11-15"}, content_type="application/json").status_code == 201
     # the token with its user and roles, then the six of the service; the answer reads nothing more
