@@ -1,13 +1,15 @@
 """The arbitration log's hash chain: appending an entry and verifying a game's chain.
 
-Each entry's ``hash`` is the SHA-256 of the canonical JSON of its content (game id, seq, kind,
+Each entry's ``hash`` is the HMAC-SHA256, under the record key (``DJANGO_LOG_KEY``, named by the
+entry's ``key_id``; see ``core.chain``), of the canonical JSON of its content (game id, seq, kind,
 side, law, note, data, actor id, created_at in ISO 8601 UTC, ply, fen, the seq it supersedes)
-followed by ``prev_hash``, the hash of the entry before it (64 zeros for the first).
+followed by ``prev_hash``, the hash of the entry before it (64 zeros for the first). Entries
+written before the record had a key carry an empty ``key_id`` and a plain SHA-256; they hold only
+when a keyed entry follows them (the migration that brought keys sealed every chain so).
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -16,9 +18,17 @@ from typing import Any
 from django.utils import timezone
 
 from arbitration.models import LogEntry
+from core.chain import (
+    GENESIS_HASH,
+    LEGACY_KEY_ID,
+    chain_hash,
+    hash_matches,
+    legacy_tail_reason,
+    unknown_key_reason,
+)
 from games.models import Game
 
-GENESIS_HASH = "0" * 64
+__all__ = ["GENESIS_HASH", "Verification", "entry_content", "entry_id_sql", "log_append", "log_verify"]
 
 
 def _iso(moment: datetime) -> str:
@@ -38,11 +48,6 @@ def entry_content(
         },
         sort_keys=True, separators=(",", ":"), ensure_ascii=False,
     )
-
-
-def entry_hash(content: str, prev_hash: str) -> str:
-    """Returns the SHA-256 (hex) of an entry's content followed by the previous hash."""
-    return hashlib.sha256((content + prev_hash).encode("utf-8")).hexdigest()
 
 
 def log_append(
@@ -69,10 +74,11 @@ def log_append(
         game_id=game.pk, seq=seq, kind=kind, side=side, law=law, note=note, data=data, actor_id=actor_id,
         created_at=created_at, ply=ply, fen=fen, supersedes_seq=supersedes.seq if supersedes else None,
     )
+    key_id, digest = chain_hash(content, prev_hash)
     entry = LogEntry(
         game=game, seq=seq, kind=kind, side=side, law=law, note=note, data=data, actor_id=actor_id,
         created_at=created_at, ply=ply, fen=fen, supersedes=supersedes, prev_hash=prev_hash,
-        hash=entry_hash(content, prev_hash),
+        hash=digest, key_id=key_id,
     )
     entry.save(pk_later=pk_later)
     game.log_seq = seq
@@ -109,7 +115,10 @@ def log_verify(game: Any) -> Verification:
     """Walks the game's chain and reports the first entry that does not hold, with the reason.
 
     An entry breaks the chain when its seq is not the next number, its ``prev_hash`` is not the
-    hash of the entry before, or its ``hash`` does not match its content. The last entry must
+    hash of the entry before, or its ``hash`` is not the HMAC of its content under the key its
+    ``key_id`` names (an entry whose key is not configured cannot be checked: it breaks too). A
+    plain SHA-256 entry (before keys) holds only before the first keyed entry, and a chain must
+    not end with one. The last entry must
     then be the game's chain head (``Game.log_seq`` and ``Game.log_head``, written with every
     entry), so entries deleted from the end are found too. Last, the game row's cached status,
     result and termination must be those of the ``game_end`` entry in force (the last one not
@@ -119,16 +128,17 @@ def log_verify(game: Any) -> Verification:
     rows = list(
         LogEntry.objects.filter(game_id=game.pk).order_by("seq").values_list(
             "id", "seq", "kind", "side", "law", "note", "data", "actor_id", "created_at", "ply", "fen",
-            "supersedes_id", "prev_hash", "hash",
+            "supersedes_id", "prev_hash", "hash", "key_id",
         )
     )
     seq_of_id = {row[0]: row[1] for row in rows}
     superseded = {row[11] for row in rows if row[11] is not None}
     previous = GENESIS_HASH
+    keyed = False  # a keyed entry was seen: no plain SHA-256 entry may follow
     ending: tuple[int, Any] | None = None  # (seq, data) of the last game_end entry not superseded
     for index, row in enumerate(rows, start=1):
         (entry_id, seq, kind, side, law, note, data, actor_id, created_at, ply, fen,
-         supersedes_id, prev_hash, stored_hash) = row
+         supersedes_id, prev_hash, stored_hash, key_id) = row
         if seq != index:
             return Verification(False, len(rows), seq, f"entry #{seq} is out of sequence: #{index} was expected")
         if prev_hash != previous:
@@ -141,13 +151,21 @@ def log_verify(game: Any) -> Verification:
             created_at=created_at, ply=ply, fen=fen,
             supersedes_seq=seq_of_id.get(supersedes_id) if supersedes_id else None,
         )
-        if entry_hash(content, prev_hash) != stored_hash:
+        if key_id == LEGACY_KEY_ID and keyed:
+            return Verification(False, len(rows), seq, f"entry #{seq} is hashed with plain SHA-256 after keyed entries")
+        matches = hash_matches(content, prev_hash, key_id, stored_hash)
+        if matches is None:
+            return Verification(False, len(rows), seq, unknown_key_reason(seq, key_id))
+        if not matches:
             return Verification(
                 False, len(rows), seq, f"entry #{seq}: the hash does not match the content (edited after it was written)"
             )
+        keyed = keyed or key_id != LEGACY_KEY_ID
         if kind == LogEntry.Kind.GAME_END and entry_id not in superseded:
             ending = (seq, data)
         previous = stored_hash
+    if rows and not keyed:
+        return Verification(False, len(rows), rows[-1][1], legacy_tail_reason(rows[-1][1]))
     if head is None:
         return Verification(True, len(rows))
     broken = _head_mismatch(rows, head)
