@@ -26,7 +26,7 @@ from core.chain import (
     legacy_tail_reason,
     unknown_key_reason,
 )
-from games.models import Game
+from games.models import Game, Move
 
 __all__ = ["GENESIS_HASH", "Verification", "entry_content", "entry_id_sql", "log_append", "log_verify"]
 
@@ -122,7 +122,11 @@ def log_verify(game: Any) -> Verification:
     then be the game's chain head (``Game.log_seq`` and ``Game.log_head``, written with every
     entry), so entries deleted from the end are found too. Last, the game row's cached status,
     result and termination must be those of the ``game_end`` entry in force (the last one not
-    superseded), or of no ending when there is none. Two queries; the game row is read afresh.
+    superseded), or of no ending when there is none. Last, every ``Move`` row (what the game page
+    and the PDN show) must be its move entry's: same ply, side, PDN, path, captures, crowning,
+    position after, who and when, and superseded by the entry that put play back past it, if any;
+    every move entry must have its row (``_moves_mismatch``). Three queries; the game row is read
+    afresh.
     """
     head = Game.objects.filter(pk=game.pk).values("log_seq", "log_head", "status", "result", "termination").first()
     rows = list(
@@ -171,6 +175,8 @@ def log_verify(game: Any) -> Verification:
     broken = _head_mismatch(rows, head)
     if broken is None:
         broken = _ending_mismatch(ending, head, len(rows))
+    if broken is None:
+        broken = _moves_mismatch(game.pk, rows)
     if broken is not None:
         return Verification(False, len(rows), *broken)
     return Verification(True, len(rows))
@@ -217,3 +223,71 @@ def _ending_mismatch(ending: tuple[int, Any] | None, head: dict[str, Any], entri
             f"{status} ({result}, {termination})"
         )
     return None
+
+
+_MOVE_COLUMNS = ("id", "ply", "side", "pdn", "entered", "path", "captures", "crowns", "fen_after", "recorded_by_id",
+                 "recorded_at", "log_entry_id", "superseded_by_id")
+
+
+def _moves_mismatch(game_id: int, rows: list[tuple]) -> tuple[int, str] | None:
+    """Checks the game's ``Move`` rows against their move entries; returns (entry, reason) of the first that differs.
+
+    A move row is superseded by the first later entry that put play back (``data.to_ply``) below
+    its ply, and by none if there is none (an entry of an old log that put play back without
+    ``to_ply`` is accepted as the superseding one).
+    """
+    by_id = {row[0]: row for row in rows}
+    put_backs = [(row[1], row[6]["to_ply"], row[0]) for row in rows
+                 if isinstance(row[6], dict) and isinstance(row[6].get("to_ply"), int)]
+    moves = list(Move.objects.filter(game_id=game_id).order_by("id").values_list(*_MOVE_COLUMNS))
+    owner: dict[int, tuple] = {}
+    last_seq = rows[-1][1] if rows else 0
+    for move in moves:
+        entry = by_id.get(move[11])
+        if entry is None or entry[2] != LogEntry.Kind.MOVE:
+            return last_seq, (f"the move row of ply {move[1]} ({move[3]}) has no move entry in the log "
+                              "(written outside the services)")
+        owner[entry[0]] = move
+    for row in rows:
+        if row[2] != LogEntry.Kind.MOVE:
+            continue
+        move = owner.get(row[0])
+        if move is None:
+            return row[1], f"entry #{row[1]} (move {_logged(row[6], 'move')}) has no move row (deleted by hand)"
+        reason = _move_differs(row, move, put_backs, by_id)
+        if reason is not None:
+            return row[1], f"entry #{row[1]}: the move row of ply {move[1]} {reason}"
+    return None
+
+
+def _logged(data: Any, key: str) -> Any:
+    return data.get(key) if isinstance(data, dict) else None
+
+
+def _move_differs(entry: tuple, move: tuple, put_backs: list[tuple[int, int, int]],
+                  by_id: dict[int, tuple]) -> str | None:
+    """Returns how a move row differs from its entry, or None."""
+    (_id, seq, _kind, side, _law, _note, data, actor_id, created_at, ply, fen, *_rest) = entry
+    (_mid, m_ply, m_side, pdn, entered, path, captures, crowns, fen_after, recorded_by_id, recorded_at,
+     _entry_id, superseded_by_id) = move
+    expected = {
+        "ply": (m_ply, ply), "side": (m_side, side), "pdn": (pdn, _logged(data, "move")),
+        "path": (path, _logged(data, "path")), "captures": (captures, _logged(data, "captures")),
+        "crowns": (crowns, _logged(data, "crowns")), "fen_after": (fen_after, fen),
+        "entered": (entered, (_logged(data, "entered") or "")[:80]),
+        "recorded_by": (recorded_by_id, actor_id), "recorded_at": (recorded_at, created_at),
+    }
+    for name, (row_value, logged) in expected.items():
+        if row_value != logged:
+            return f"says {name} {row_value!r} but the entry says {logged!r} (edited by hand)"
+    superseding = next((pid for pseq, to_ply, pid in put_backs if pseq > seq and to_ply < ply), None)
+    if superseded_by_id == superseding:
+        return None
+    if superseding is None and superseded_by_id in by_id:
+        other = by_id[superseded_by_id]
+        if other[1] > seq and not isinstance(_logged(other[6], "to_ply"), int):
+            return None  # an old log's put-back, before entries carried to_ply
+    said = "live" if superseded_by_id is None else (
+        f"superseded by entry #{by_id[superseded_by_id][1]}" if superseded_by_id in by_id else "superseded")
+    logged = "live" if superseding is None else f"superseded by entry #{by_id[superseding][1]}"
+    return f"is {said} but the log says it is {logged} (edited by hand)"
