@@ -28,7 +28,8 @@ from core.chain import (
 )
 from games.models import Game, Move
 
-__all__ = ["GENESIS_HASH", "Verification", "entry_content", "entry_id_sql", "log_append", "log_verify"]
+__all__ = ["GENESIS_HASH", "Verification", "entry_content", "entry_id_sql", "head_text", "log_append",
+           "log_verify", "log_verify_head"]
 
 
 def _iso(moment: datetime) -> str:
@@ -180,6 +181,43 @@ def log_verify(game: Any) -> Verification:
     if broken is not None:
         return Verification(False, len(rows), *broken)
     return Verification(True, len(rows))
+
+
+def head_text(game: Any) -> str:
+    """Returns the game's chain head as it is printed (page, PDN): ``SEQ:HASH``."""
+    return f"{game.log_seq}:{game.log_head}"
+
+
+def log_verify_head(game: Any, kept: str) -> Verification:
+    """Checks the game's chain, then that it still leads to a head kept outside (``SEQ:HASH`` or ``HASH``).
+
+    The head printed on a finished game's page and in its PDN is the hash of an entry of the
+    chain; whoever kept a copy can later ask whether the record in the database still holds
+    that entry with that hash (later entries, e.g. a correction, do not matter). Without the
+    seq, any entry with that hash will do.
+    """
+    outcome = log_verify(game)
+    if not outcome.valid:
+        return outcome
+    seq_text, _, hash_text = kept.strip().rpartition(":")
+    hash_text = hash_text.lower()
+    rows = LogEntry.objects.filter(game_id=game.pk)
+    if seq_text:
+        if not seq_text.isdigit():
+            return Verification(False, outcome.entries, None, f"the head {kept!r} is not SEQ:HASH")
+        seq = int(seq_text)
+        found = rows.filter(seq=seq).values_list("hash", flat=True).first()
+        if found is None:
+            return Verification(False, outcome.entries, seq, f"entry #{seq} of the head kept is not in the log "
+                                f"(it ends at entry #{outcome.entries})")
+        if found != hash_text:
+            return Verification(False, outcome.entries, seq, f"entry #{seq}'s hash is {found}, not the head kept "
+                                f"({hash_text}): the record was rewritten since")
+        return outcome
+    if not rows.filter(hash=hash_text).exists():
+        return Verification(False, outcome.entries, None,
+                            f"no entry of the log has the hash kept ({hash_text}): the record was rewritten since")
+    return outcome
 
 
 def _head_mismatch(rows: list[tuple], head: dict[str, Any]) -> tuple[int, str] | None:

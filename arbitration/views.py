@@ -15,6 +15,7 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
 from arbitration.access import can_write
+from arbitration.log import head_text
 from arbitration.selectors import game_state
 from games.models import Game, Termination
 
@@ -42,6 +43,7 @@ def _page_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "can_referee": user_may_referee(request.user, game),
         "initial_state": _initial_state(game, request.user),
         "terminations": {value: label for value, label in Termination.choices},
+        "log_head": head_text(game) if game.is_finished else None,
     }
 
 
