@@ -12,7 +12,6 @@ import hmac
 from collections.abc import Callable
 
 import pytest
-from django.apps import apps as django_apps
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import override_settings
@@ -21,7 +20,7 @@ from arbitration.log import entry_content, log_verify
 from arbitration.models import LogEntry
 from arbitration.services import game_move_record, ruling_issue
 from core.chain import GENESIS_HASH, key_id_of
-from tests.support.tamper import as_attacker
+from tests.support.tamper import as_attacker, historical_apps
 
 pytestmark = pytest.mark.django_db
 
@@ -111,7 +110,8 @@ def test_the_migration_seals_a_chain_hashed_before_keys_and_the_seal_covers_it(p
 
     _rechain(played, edit_seq=None, hasher=_sha256, key_id="")  # as written before the record had a key
     assert log_verify(played).valid is False
-    import_module("arbitration.migrations.0005_logentry_key_id_and_seal").seal(django_apps, None)
+    import_module("arbitration.migrations.0005_logentry_key_id_and_seal").seal(
+        historical_apps("arbitration", "0005_logentry_key_id_and_seal"), None)
     outcome = log_verify(played)
     assert (outcome.valid, outcome.entries) == (True, 5)
     seal = LogEntry.objects.get(game=played, seq=5)

@@ -7,18 +7,34 @@ with such rights could. What stops that attacker is the record key, which is not
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from django.db import connection
 
 
-def as_attacker(sql: str, params: list[Any] | None = None) -> None:
-    """Runs one statement with the triggers off (PostgreSQL), then switches them on again."""
+@contextmanager
+def triggers_off() -> Iterator[None]:
+    """Switches the ordinary triggers off for the block (PostgreSQL; needs a superuser)."""
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             cursor.execute("SET session_replication_role = replica")
         try:
-            cursor.execute(sql, params or [])
+            yield
         finally:
             if connection.vendor == "postgresql":
                 cursor.execute("RESET session_replication_role")
+
+
+def as_attacker(sql: str, params: list[Any] | None = None) -> None:
+    """Runs one statement with the triggers off (PostgreSQL), then switches them on again."""
+    with triggers_off(), connection.cursor() as cursor:
+        cursor.execute(sql, params or [])
+
+
+def historical_apps(app: str, migration: str) -> Any:
+    """Returns the models as the migration ``app.migration`` sees them (for calling its functions)."""
+    from django.db.migrations.loader import MigrationLoader
+
+    return MigrationLoader(connection).project_state((app, migration)).apps
