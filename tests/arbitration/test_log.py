@@ -87,7 +87,7 @@ def test_the_log_endpoint_lists_every_entry_with_its_hashes(played, api_client):
     assert [e["seq"] for e in body] == [1, 2, 3, 4]
     assert body[1]["kind"] == "move" and body[1]["actor"] == "ref" and body[1]["data"]["move"] == "11-15"
     assert set(body[0]) == {"seq", "kind", "side", "law", "note", "data", "actor", "created_at", "ply", "fen",
-                            "supersedes", "prev_hash", "hash"}
+                            "supersedes", "prev_hash", "hash", "key_id"}
 
 
 def test_a_row_deleted_by_hand_shows_as_a_gap_in_the_sequence(played, referee):
