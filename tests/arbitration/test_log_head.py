@@ -88,6 +88,11 @@ def test_a_head_kept_before_a_later_correction_still_holds(finished, referee, ap
     assert _verify(finished, head, capsys)[0] == 0
 
 
+def test_the_game_may_be_named_without_game(finished, api_client, capsys):
+    call_command("verify_log", str(finished.pk), "--head", _pdn_head(api_client, finished))
+    assert f"game {finished.pk}: OK (6 entries); it leads to the head kept" in capsys.readouterr().out
+
+
 def test_head_needs_a_game(finished):
     with pytest.raises(CommandError, match="--head needs --game"):
         call_command("verify_log", "--head", "abc")

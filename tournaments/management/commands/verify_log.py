@@ -1,4 +1,4 @@
-"""``python manage.py verify_log [--game ID [--head SEQ:HASH]] [--tournament SLUG]``: checks the logs' hash chains.
+"""``python manage.py verify_log [[--game] ID [--head SEQ:HASH]] [--tournament SLUG]``: checks the logs' hash chains.
 
 With no option: every game's arbitration log and every tournament's log. ``--head`` checks too
 that the game's chain still leads to a head kept outside the database (printed on a finished
@@ -21,6 +21,7 @@ class Command(BaseCommand):
             "breaks; exits 1 if any breaks.")
 
     def add_arguments(self, parser) -> None:  # noqa: ANN001
+        parser.add_argument("game_id", nargs="?", type=int, help="Check only this game (the same as --game).")
         parser.add_argument("--game", type=int, help="Check only this game.")
         parser.add_argument("--head", help="With --game: the chain head kept outside (SEQ:HASH, or HASH) the "
                                            "chain must still lead to (the LogHead of the game's PDN).")
@@ -28,6 +29,8 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options) -> None:  # noqa: ANN002, ANN003
         game_id, head, slug = options.get("game"), options.get("head"), options.get("tournament")
+        if options.get("game_id") is not None:
+            game_id = options["game_id"]
         if head and game_id is None:
             raise CommandError("--head needs --game: a head is one game's.")
         broken = 0
