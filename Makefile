@@ -14,7 +14,7 @@ VAR_DIR := $(abspath $(or $(DJANGO_VAR_DIR),var))
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/draughts
 TEST_BROKER_URL ?= redis://127.0.0.1:6379/15
 TEST_ENV := DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_URL) \
-	DJANGO_SECRET_KEY=tests-only-not-a-secret DJANGO_ALLOW_ASYNC_UNSAFE=true
+	DJANGO_SECRET_KEY=tests-only-not-a-secret DJANGO_LOG_KEY=tests-only-log-key DJANGO_ALLOW_ASYNC_UNSAFE=true
 PYTEST_ARGS ?=
 
 .PHONY: help run test test-postgres test-sqlite bench lint services packages clean
@@ -40,6 +40,7 @@ $(VENV)/.dev-installed: requirements.txt requirements-dev.txt | $(PY)
 run: $(VENV)/.run-installed
 	@mkdir -p "$(VAR_DIR)"
 	@test -s "$(VAR_DIR)/secret_key" || (umask 077; $(PY) -c "import secrets; print(secrets.token_urlsafe(50))" > "$(VAR_DIR)/secret_key")
+	@test -s "$(VAR_DIR)/log_key" || (umask 077; $(PY) -c "import secrets; print(secrets.token_urlsafe(32))" > "$(VAR_DIR)/log_key")
 	@export DJANGO_VAR_DIR="$(VAR_DIR)"; \
 	$(PY) manage.py migrate --noinput -v0 && \
 	$(PY) manage.py seed_demo && \
@@ -67,7 +68,8 @@ test-postgres:
 # The smoke subset on the embedded defaults (SQLite, file-system broker), in a scratch var/.
 test-sqlite:
 	@scratch=$$(mktemp -d); trap 'rm -rf "$$scratch"' EXIT; \
-	DJANGO_VAR_DIR=$$scratch DJANGO_SECRET_KEY=tests-only-not-a-secret DJANGO_ALLOW_ASYNC_UNSAFE=true \
+	DJANGO_VAR_DIR=$$scratch DJANGO_SECRET_KEY=tests-only-not-a-secret DJANGO_LOG_KEY=tests-only-log-key \
+	DJANGO_ALLOW_ASYNC_UNSAFE=true \
 	DATABASE_URL= CELERY_BROKER_URL= $(PY) -m pytest -m smoke $(PYTEST_ARGS)
 
 bench: $(VENV)/.dev-installed services

@@ -1,13 +1,15 @@
 """The arbitration log's hash chain: appending an entry and verifying a game's chain.
 
-Each entry's ``hash`` is the SHA-256 of the canonical JSON of its content (game id, seq, kind,
+Each entry's ``hash`` is the HMAC-SHA256, under the record key (``DJANGO_LOG_KEY``, named by the
+entry's ``key_id``; see ``core.chain``), of the canonical JSON of its content (game id, seq, kind,
 side, law, note, data, actor id, created_at in ISO 8601 UTC, ply, fen, the seq it supersedes)
-followed by ``prev_hash``, the hash of the entry before it (64 zeros for the first).
+followed by ``prev_hash``, the hash of the entry before it (64 zeros for the first). Entries
+written before the record had a key carry an empty ``key_id`` and a plain SHA-256; they hold only
+when a keyed entry follows them (the migration that brought keys sealed every chain so).
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -16,9 +18,18 @@ from typing import Any
 from django.utils import timezone
 
 from arbitration.models import LogEntry
-from games.models import Game
+from core.chain import (
+    GENESIS_HASH,
+    LEGACY_KEY_ID,
+    chain_hash,
+    hash_matches,
+    legacy_tail_reason,
+    unknown_key_reason,
+)
+from games.models import Game, Move
 
-GENESIS_HASH = "0" * 64
+__all__ = ["GENESIS_HASH", "Verification", "entry_content", "entry_id_sql", "head_text", "log_append",
+           "log_verify", "log_verify_head"]
 
 
 def _iso(moment: datetime) -> str:
@@ -38,11 +49,6 @@ def entry_content(
         },
         sort_keys=True, separators=(",", ":"), ensure_ascii=False,
     )
-
-
-def entry_hash(content: str, prev_hash: str) -> str:
-    """Returns the SHA-256 (hex) of an entry's content followed by the previous hash."""
-    return hashlib.sha256((content + prev_hash).encode("utf-8")).hexdigest()
 
 
 def log_append(
@@ -69,10 +75,11 @@ def log_append(
         game_id=game.pk, seq=seq, kind=kind, side=side, law=law, note=note, data=data, actor_id=actor_id,
         created_at=created_at, ply=ply, fen=fen, supersedes_seq=supersedes.seq if supersedes else None,
     )
+    key_id, digest = chain_hash(content, prev_hash)
     entry = LogEntry(
         game=game, seq=seq, kind=kind, side=side, law=law, note=note, data=data, actor_id=actor_id,
         created_at=created_at, ply=ply, fen=fen, supersedes=supersedes, prev_hash=prev_hash,
-        hash=entry_hash(content, prev_hash),
+        hash=digest, key_id=key_id,
     )
     entry.save(pk_later=pk_later)
     game.log_seq = seq
@@ -109,26 +116,34 @@ def log_verify(game: Any) -> Verification:
     """Walks the game's chain and reports the first entry that does not hold, with the reason.
 
     An entry breaks the chain when its seq is not the next number, its ``prev_hash`` is not the
-    hash of the entry before, or its ``hash`` does not match its content. The last entry must
+    hash of the entry before, or its ``hash`` is not the HMAC of its content under the key its
+    ``key_id`` names (an entry whose key is not configured cannot be checked: it breaks too). A
+    plain SHA-256 entry (before keys) holds only before the first keyed entry, and a chain must
+    not end with one. The last entry must
     then be the game's chain head (``Game.log_seq`` and ``Game.log_head``, written with every
     entry), so entries deleted from the end are found too. Last, the game row's cached status,
     result and termination must be those of the ``game_end`` entry in force (the last one not
-    superseded), or of no ending when there is none. Two queries; the game row is read afresh.
+    superseded), or of no ending when there is none. Last, every ``Move`` row (what the game page
+    and the PDN show) must be its move entry's: same ply, side, PDN, path, captures, crowning,
+    position after, who and when, and superseded by the entry that put play back past it, if any;
+    every move entry must have its row (``_moves_mismatch``). Three queries; the game row is read
+    afresh.
     """
     head = Game.objects.filter(pk=game.pk).values("log_seq", "log_head", "status", "result", "termination").first()
     rows = list(
         LogEntry.objects.filter(game_id=game.pk).order_by("seq").values_list(
             "id", "seq", "kind", "side", "law", "note", "data", "actor_id", "created_at", "ply", "fen",
-            "supersedes_id", "prev_hash", "hash",
+            "supersedes_id", "prev_hash", "hash", "key_id",
         )
     )
     seq_of_id = {row[0]: row[1] for row in rows}
     superseded = {row[11] for row in rows if row[11] is not None}
     previous = GENESIS_HASH
+    keyed = False  # a keyed entry was seen: no plain SHA-256 entry may follow
     ending: tuple[int, Any] | None = None  # (seq, data) of the last game_end entry not superseded
     for index, row in enumerate(rows, start=1):
         (entry_id, seq, kind, side, law, note, data, actor_id, created_at, ply, fen,
-         supersedes_id, prev_hash, stored_hash) = row
+         supersedes_id, prev_hash, stored_hash, key_id) = row
         if seq != index:
             return Verification(False, len(rows), seq, f"entry #{seq} is out of sequence: #{index} was expected")
         if prev_hash != previous:
@@ -141,21 +156,68 @@ def log_verify(game: Any) -> Verification:
             created_at=created_at, ply=ply, fen=fen,
             supersedes_seq=seq_of_id.get(supersedes_id) if supersedes_id else None,
         )
-        if entry_hash(content, prev_hash) != stored_hash:
+        if key_id == LEGACY_KEY_ID and keyed:
+            return Verification(False, len(rows), seq, f"entry #{seq} is hashed with plain SHA-256 after keyed entries")
+        matches = hash_matches(content, prev_hash, key_id, stored_hash)
+        if matches is None:
+            return Verification(False, len(rows), seq, unknown_key_reason(seq, key_id))
+        if not matches:
             return Verification(
                 False, len(rows), seq, f"entry #{seq}: the hash does not match the content (edited after it was written)"
             )
+        keyed = keyed or key_id != LEGACY_KEY_ID
         if kind == LogEntry.Kind.GAME_END and entry_id not in superseded:
             ending = (seq, data)
         previous = stored_hash
+    if rows and not keyed:
+        return Verification(False, len(rows), rows[-1][1], legacy_tail_reason(rows[-1][1]))
     if head is None:
         return Verification(True, len(rows))
     broken = _head_mismatch(rows, head)
     if broken is None:
         broken = _ending_mismatch(ending, head, len(rows))
+    if broken is None:
+        broken = _moves_mismatch(game.pk, rows)
     if broken is not None:
         return Verification(False, len(rows), *broken)
     return Verification(True, len(rows))
+
+
+def head_text(game: Any) -> str:
+    """Returns the game's chain head as it is printed (page, PDN): ``SEQ:HASH``."""
+    return f"{game.log_seq}:{game.log_head}"
+
+
+def log_verify_head(game: Any, kept: str) -> Verification:
+    """Checks the game's chain, then that it still leads to a head kept outside (``SEQ:HASH`` or ``HASH``).
+
+    The head printed on a finished game's page and in its PDN is the hash of an entry of the
+    chain; whoever kept a copy can later ask whether the record in the database still holds
+    that entry with that hash (later entries, e.g. a correction, do not matter). Without the
+    seq, any entry with that hash will do.
+    """
+    outcome = log_verify(game)
+    if not outcome.valid:
+        return outcome
+    seq_text, _, hash_text = kept.strip().rpartition(":")
+    hash_text = hash_text.lower()
+    rows = LogEntry.objects.filter(game_id=game.pk)
+    if seq_text:
+        if not seq_text.isdigit():
+            return Verification(False, outcome.entries, None, f"the head {kept!r} is not SEQ:HASH")
+        seq = int(seq_text)
+        found = rows.filter(seq=seq).values_list("hash", flat=True).first()
+        if found is None:
+            return Verification(False, outcome.entries, seq, f"entry #{seq} of the head kept is not in the log "
+                                f"(it ends at entry #{outcome.entries})")
+        if found != hash_text:
+            return Verification(False, outcome.entries, seq, f"entry #{seq}'s hash is {found}, not the head kept "
+                                f"({hash_text}): the record was rewritten since")
+        return outcome
+    if not rows.filter(hash=hash_text).exists():
+        return Verification(False, outcome.entries, None,
+                            f"no entry of the log has the hash kept ({hash_text}): the record was rewritten since")
+    return outcome
 
 
 def _head_mismatch(rows: list[tuple], head: dict[str, Any]) -> tuple[int, str] | None:
@@ -199,3 +261,71 @@ def _ending_mismatch(ending: tuple[int, Any] | None, head: dict[str, Any], entri
             f"{status} ({result}, {termination})"
         )
     return None
+
+
+_MOVE_COLUMNS = ("id", "ply", "side", "pdn", "entered", "path", "captures", "crowns", "fen_after", "recorded_by_id",
+                 "recorded_at", "log_entry_id", "superseded_by_id")
+
+
+def _moves_mismatch(game_id: int, rows: list[tuple]) -> tuple[int, str] | None:
+    """Checks the game's ``Move`` rows against their move entries; returns (entry, reason) of the first that differs.
+
+    A move row is superseded by the first later entry that put play back (``data.to_ply``) below
+    its ply, and by none if there is none (an entry of an old log that put play back without
+    ``to_ply`` is accepted as the superseding one).
+    """
+    by_id = {row[0]: row for row in rows}
+    put_backs = [(row[1], row[6]["to_ply"], row[0]) for row in rows
+                 if isinstance(row[6], dict) and isinstance(row[6].get("to_ply"), int)]
+    moves = list(Move.objects.filter(game_id=game_id).order_by("id").values_list(*_MOVE_COLUMNS))
+    owner: dict[int, tuple] = {}
+    last_seq = rows[-1][1] if rows else 0
+    for move in moves:
+        entry = by_id.get(move[11])
+        if entry is None or entry[2] != LogEntry.Kind.MOVE:
+            return last_seq, (f"the move row of ply {move[1]} ({move[3]}) has no move entry in the log "
+                              "(written outside the services)")
+        owner[entry[0]] = move
+    for row in rows:
+        if row[2] != LogEntry.Kind.MOVE:
+            continue
+        move = owner.get(row[0])
+        if move is None:
+            return row[1], f"entry #{row[1]} (move {_logged(row[6], 'move')}) has no move row (deleted by hand)"
+        reason = _move_differs(row, move, put_backs, by_id)
+        if reason is not None:
+            return row[1], f"entry #{row[1]}: the move row of ply {move[1]} {reason}"
+    return None
+
+
+def _logged(data: Any, key: str) -> Any:
+    return data.get(key) if isinstance(data, dict) else None
+
+
+def _move_differs(entry: tuple, move: tuple, put_backs: list[tuple[int, int, int]],
+                  by_id: dict[int, tuple]) -> str | None:
+    """Returns how a move row differs from its entry, or None."""
+    (_id, seq, _kind, side, _law, _note, data, actor_id, created_at, ply, fen, *_rest) = entry
+    (_mid, m_ply, m_side, pdn, entered, path, captures, crowns, fen_after, recorded_by_id, recorded_at,
+     _entry_id, superseded_by_id) = move
+    expected = {
+        "ply": (m_ply, ply), "side": (m_side, side), "pdn": (pdn, _logged(data, "move")),
+        "path": (path, _logged(data, "path")), "captures": (captures, _logged(data, "captures")),
+        "crowns": (crowns, _logged(data, "crowns")), "fen_after": (fen_after, fen),
+        "entered": (entered, (_logged(data, "entered") or "")[:80]),
+        "recorded_by": (recorded_by_id, actor_id), "recorded_at": (recorded_at, created_at),
+    }
+    for name, (row_value, logged) in expected.items():
+        if row_value != logged:
+            return f"says {name} {row_value!r} but the entry says {logged!r} (edited by hand)"
+    superseding = next((pid for pseq, to_ply, pid in put_backs if pseq > seq and to_ply < ply), None)
+    if superseded_by_id == superseding:
+        return None
+    if superseding is None and superseded_by_id in by_id:
+        other = by_id[superseded_by_id]
+        if other[1] > seq and not isinstance(_logged(other[6], "to_ply"), int):
+            return None  # an old log's put-back, before entries carried to_ply
+    said = "live" if superseded_by_id is None else (
+        f"superseded by entry #{by_id[superseded_by_id][1]}" if superseded_by_id in by_id else "superseded")
+    logged = "live" if superseding is None else f"superseded by entry #{by_id[superseding][1]}"
+    return f"is {said} but the log says it is {logged} (edited by hand)"

@@ -24,8 +24,9 @@ class LogEntry(models.Model):
     """One entry of a game's arbitration log.
 
     Entries are numbered per game (``seq`` from 1) and chained: ``prev_hash`` is the ``hash`` of
-    the entry before (64 zeros for the first) and ``hash`` is the SHA-256 of this entry's content
-    with ``prev_hash`` (see ``arbitration.log``). Nothing is updated or deleted; a correction
+    the entry before (64 zeros for the first) and ``hash`` is the HMAC-SHA256, under the record key
+    named by ``key_id``, of this entry's content with ``prev_hash`` (see ``arbitration.log``,
+    ``core.chain``). Nothing is updated or deleted; a correction
     is a new entry whose ``supersedes`` names the entry it corrects, with the reason in ``note``.
     """
 
@@ -82,6 +83,10 @@ class LogEntry(models.Model):
     )
     prev_hash = models.CharField(max_length=64)
     hash = models.CharField(max_length=64)
+    key_id = models.CharField(
+        max_length=8, blank=True, default="",
+        help_text="The id of the record key the hash is an HMAC under (core.chain); empty: plain SHA-256, before keys.",
+    )
 
     objects = LogEntryQuerySet.as_manager()
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from arbitration.log import head_text
 from arbitration.models import LogEntry
 from games.models import Game, Move
 from games.rules.pdn import ENGLISH_DRAUGHTS, PDNGame, PDNMove, write_game
@@ -76,6 +77,9 @@ def game_pdn(game: Game) -> str:
     if game.termination:
         tags["Termination"] = game.termination
     tags["RuleSet"] = game.rule_set
+    if game.status == Game.Status.FINISHED:
+        # The arbitration log's chain head: a copy kept outside is checked by `verify_log --head`.
+        tags["LogHead"] = head_text(game)
     pdn = PDNGame(tags=tags, result=game.result or "*")
     for _ply, text in moves:
         pdn.moves.append(PDNMove(text=text))

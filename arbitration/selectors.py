@@ -147,14 +147,14 @@ def game_log(game: Game) -> list[dict[str, Any]]:
     """Returns the game's log entries, oldest first, with the actor's username. One query."""
     rows = LogEntry.objects.filter(game=game).order_by("seq").values(
         "seq", "kind", "side", "law", "note", "data", "actor__username", "created_at", "ply", "fen",
-        "supersedes__seq", "prev_hash", "hash",
+        "supersedes__seq", "prev_hash", "hash", "key_id",
     )
     return [
         {
             "seq": row["seq"], "kind": row["kind"], "side": row["side"], "law": row["law"], "note": row["note"],
             "data": row["data"], "actor": row["actor__username"], "created_at": row["created_at"].isoformat(),
             "ply": row["ply"], "fen": row["fen"], "supersedes": row["supersedes__seq"],
-            "prev_hash": row["prev_hash"], "hash": row["hash"],
+            "prev_hash": row["prev_hash"], "hash": row["hash"], "key_id": row["key_id"],
         }
         for row in rows
     ]

@@ -189,7 +189,8 @@ class LogEntrySerializer(serializers.Serializer):
     fen = serializers.CharField()
     supersedes = serializers.IntegerField(allow_null=True)
     prev_hash = serializers.CharField()
-    hash = serializers.CharField()
+    hash = serializers.CharField(help_text="HMAC-SHA256 under the record key named by key_id (docs/security.md).")
+    key_id = serializers.CharField(help_text="The record key's id; empty: plain SHA-256, before keys.")
 
 
 class LogVerifySerializer(serializers.Serializer):

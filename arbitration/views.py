@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET
 
 from accounts.privacy import names_shown_to
 from arbitration.access import can_write
+from arbitration.log import head_text
 from arbitration.selectors import game_state, state_without_names
 from games.models import Game, Termination
 
@@ -44,6 +45,7 @@ def _page_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "can_referee": user_may_referee(request.user, game),
         "initial_state": _initial_state(game, request.user),
         "terminations": {value: label for value, label in Termination.choices},
+        "log_head": head_text(game) if game.is_finished else None,
     }
 
 

@@ -36,6 +36,7 @@ def scratch_django(name: str, *, admin_url: str = ADMIN_URL, broker: str = "redi
         "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{name}",
         "CELERY_BROKER_URL": broker,
         "DJANGO_SECRET_KEY": "benchmark-only-not-a-secret",
+        "DJANGO_LOG_KEY": "benchmark-only-log-key",
         "DJANGO_DEBUG": "0",
         "LOG_LEVEL": "WARNING",
         "ALLOWED_HOSTS": "127.0.0.1,localhost,testserver",

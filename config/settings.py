@@ -2,7 +2,8 @@
 
 One module for every environment. With nothing set it runs the embedded defaults that
 ``make run`` uses: SQLite under ``var/`` and a Celery broker on the file system. Production
-sets ``DATABASE_URL`` (PostgreSQL), ``CELERY_BROKER_URL`` (Redis) and ``DJANGO_SECRET_KEY``.
+sets ``DATABASE_URL`` (PostgreSQL), ``CELERY_BROKER_URL`` (Redis), ``DJANGO_SECRET_KEY`` and
+``DJANGO_LOG_KEY`` (the record key: the logs' hash chains are HMACs under it).
 """
 
 from __future__ import annotations
@@ -50,6 +51,27 @@ def _secret_key() -> str:
 
 
 SECRET_KEY = _secret_key()
+
+
+def _log_key() -> str:
+    key = os.environ.get("DJANGO_LOG_KEY", "").strip()
+    if key:
+        return key
+    key_file = VAR_DIR / "log_key"
+    if key_file.is_file() and key_file.read_text().strip():
+        return key_file.read_text().strip()
+    raise ImproperlyConfigured(
+        "DJANGO_LOG_KEY is not set. Set it in the environment (production; keep it outside the "
+        "database and its backups), or start the system once with `make run`, which generates one "
+        "into var/log_key."
+    )
+
+
+# The record key: every log entry's hash is an HMAC-SHA256 under it (core.chain), so that whoever
+# writes the database without it cannot rewrite the record unseen. Old keys, after a rotation, stay
+# in DJANGO_LOG_KEYS_OLD (comma-separated) so that the entries hashed under them still verify.
+LOG_KEY = _log_key()
+LOG_KEYS_OLD = env_list("DJANGO_LOG_KEYS_OLD")
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")

@@ -5,7 +5,9 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models.functions import Mod
+from django.utils import timezone
 
+from arbitration.models import AppendOnlyError
 from players.models import Player
 
 
@@ -204,10 +206,21 @@ class MatchGame(models.Model):
         ]
 
 
+class TournamentLogQuerySet(models.QuerySet):
+    def update(self, **kwargs):  # noqa: ANN003
+        raise AppendOnlyError("the tournament log is append-only: add a correcting row instead")
+
+    def delete(self):
+        raise AppendOnlyError("the tournament log is append-only: add a correcting row instead")
+
+
 class TournamentLog(models.Model):
     """The tournament's append-only log: status changes, pairings, edits, corrections, ratings.
 
-    A correction is a new row that names the one it supersedes; rows are never edited.
+    A correction is a new row that names the one it supersedes; rows are never edited. Rows are
+    numbered per tournament (``seq`` from 1) and chained as a game's log is: ``hash`` is the
+    HMAC-SHA256, under the record key named by ``key_id``, of the row's content with
+    ``prev_hash`` (``tournaments.log``, ``core.chain``).
     """
 
     class Kind(models.TextChoices):
@@ -225,7 +238,7 @@ class TournamentLog(models.Model):
         RATINGS_UPDATED = "ratings_updated", "Ratings updated"
         SETTINGS_CHANGED = "settings_changed", "Settings changed"
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="log")
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="log")
     kind = models.CharField(max_length=24, choices=Kind.choices)
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
                               related_name="+")
@@ -235,13 +248,32 @@ class TournamentLog(models.Model):
     data = models.JSONField(default=dict, blank=True)
     supersedes = models.OneToOneField("self", null=True, blank=True, on_delete=models.PROTECT,
                                       related_name="superseded_by")
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(default=timezone.now)  # set before the hash, which covers it
+    seq = models.PositiveIntegerField()
+    prev_hash = models.CharField(max_length=64)
+    hash = models.CharField(max_length=64)
+    key_id = models.CharField(max_length=8, help_text="The id of the record key the hash is an HMAC under.")
+
+    objects = TournamentLogQuerySet.as_manager()
 
     class Meta:
         ordering = ["tournament", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "seq"], name="tournamentlog_unique_seq"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.tournament}: {self.kind}"
+
+    def save(self, *args, **kwargs):  # noqa: ANN002, ANN003
+        """Inserts the row; refuses to update one that exists (the log is append-only)."""
+        if self.pk is not None or not self._state.adding:
+            raise AppendOnlyError("the tournament log is append-only: add a correcting row instead")
+        kwargs["force_insert"] = True
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):  # noqa: ANN002, ANN003
+        raise AppendOnlyError("the tournament log is append-only: add a correcting row instead")
 
 
 class RatingHistory(models.Model):

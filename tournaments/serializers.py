@@ -392,7 +392,8 @@ class TournamentLogSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = TournamentLog
-        fields = ["id", "kind", "actor", "from_status", "to_status", "reason", "data", "supersedes", "created_at"]
+        fields = ["id", "seq", "kind", "actor", "from_status", "to_status", "reason", "data", "supersedes", "created_at",
+                  "prev_hash", "hash", "key_id"]
         read_only_fields = fields
 
     def to_representation(self, instance: TournamentLog) -> dict:

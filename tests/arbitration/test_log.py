@@ -10,6 +10,7 @@ from django.db import connection
 from arbitration.log import GENESIS_HASH, log_verify
 from arbitration.models import AppendOnlyError, LogEntry
 from arbitration.services import game_move_record
+from tests.support.tamper import as_attacker
 
 pytestmark = pytest.mark.django_db
 
@@ -51,9 +52,8 @@ def test_verify_log_reports_ok_for_an_untouched_chain(played, capsys):
 
 
 def _edit_by_hand(game, seq: int) -> None:
-    with connection.cursor() as cursor:
-        cursor.execute("UPDATE arbitration_logentry SET note = %s WHERE game_id = %s AND seq = %s",
-                       ["nothing happened", game.pk, seq])
+    as_attacker("UPDATE arbitration_logentry SET note = %s WHERE game_id = %s AND seq = %s",
+                ["nothing happened", game.pk, seq])
 
 
 def test_the_command_names_the_game_and_entry_after_a_row_is_edited_by_hand_and_exits_1(played, new_game, capsys):
@@ -77,8 +77,7 @@ def test_the_api_reports_where_the_chain_breaks(played, api_client):
 
 def test_a_forged_hash_breaks_the_link_to_the_next_entry(played):
     forged = LogEntry.objects.get(game=played, seq=3)
-    with connection.cursor() as cursor:
-        cursor.execute("UPDATE arbitration_logentry SET note = 'x', hash = %s WHERE id = %s", ["f" * 64, forged.pk])
+    as_attacker("UPDATE arbitration_logentry SET note = 'x', hash = %s WHERE id = %s", ["f" * 64, forged.pk])
     outcome = log_verify(played)
     assert outcome.valid is False and outcome.broken_at == 3
 
@@ -91,7 +90,7 @@ def test_the_log_endpoint_lists_every_entry_with_its_hashes(played, api_client, 
     api_client.force_authenticate(user=referee)
     assert api_client.get(f"/api/v1/games/{played.pk}/log/").json()[1]["actor"] == "ref"
     assert set(body[0]) == {"seq", "kind", "side", "law", "note", "data", "actor", "created_at", "ply", "fen",
-                            "supersedes", "prev_hash", "hash"}
+                            "supersedes", "prev_hash", "hash", "key_id"}
 
 
 def test_a_row_deleted_by_hand_shows_as_a_gap_in_the_sequence(played, referee):
@@ -99,8 +98,7 @@ def test_a_row_deleted_by_hand_shows_as_a_gap_in_the_sequence(played, referee):
 
     ruling_issue(acting_user=referee, game_id=played.pk, kind="spectator", note="a cough")
     ruling_issue(acting_user=referee, game_id=played.pk, kind="spectator", note="a phone rang")
-    with connection.cursor() as cursor:
-        cursor.execute("DELETE FROM arbitration_logentry WHERE game_id = %s AND seq = 5", [played.pk])
+    as_attacker("DELETE FROM arbitration_logentry WHERE game_id = %s AND seq = 5", [played.pk])
     outcome = log_verify(played)
     assert outcome.valid is False and outcome.broken_at == 6 and "sequence" in outcome.reason
 
@@ -111,8 +109,7 @@ def test_verify_answers_with_or_without_the_trailing_slash(played, api_client):
 
 
 def _delete_from(game, seq: int) -> None:
-    with connection.cursor() as cursor:
-        cursor.execute("DELETE FROM arbitration_logentry WHERE game_id = %s AND seq >= %s", [game.pk, seq])
+    as_attacker("DELETE FROM arbitration_logentry WHERE game_id = %s AND seq >= %s", [game.pk, seq])
 
 
 def _verify_by_command(game, capsys) -> tuple[int, str]:

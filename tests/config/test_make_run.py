@@ -70,7 +70,7 @@ def test_make_run_serves_health_with_a_worker_and_stops_on_ctrl_c(tmp_path):
     port = free_port()
     env = {
         key: value for key, value in os.environ.items()
-        if key not in {"DATABASE_URL", "CELERY_BROKER_URL", "DJANGO_SECRET_KEY", "MAKEFLAGS", "MAKELEVEL", "MFLAGS"}
+        if key not in {"DATABASE_URL", "CELERY_BROKER_URL", "DJANGO_SECRET_KEY", "DJANGO_LOG_KEY", "MAKEFLAGS", "MAKELEVEL", "MFLAGS"}
     }
     env.update({"PORT": str(port), "HOST": "127.0.0.1", "DJANGO_VAR_DIR": str(tmp_path / "var")})
     log = (tmp_path / "make-run.log").open("wb")
@@ -101,6 +101,8 @@ def test_make_run_serves_health_with_a_worker_and_stops_on_ctrl_c(tmp_path):
         for username in ["director", "referee1", "referee2", "player1", "player8"]:
             assert username in output
         assert (tmp_path / "var" / "secret_key").stat().st_size > 40
+        assert (tmp_path / "var" / "log_key").stat().st_size > 40
+        assert (tmp_path / "var" / "log_key").stat().st_mode & 0o077 == 0
         assert (tmp_path / "var" / "db.sqlite3").exists()
         assert_clocks_enforced(port, env, tmp_path)
     finally:

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.smoke
 def clean_env(env: dict[str, str]) -> dict[str, str]:
     """Returns the test process's environment without its Django settings, plus ``env``."""
     base = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL", "CELERY_"))}
-    return {**base, **env}
+    return {"DJANGO_LOG_KEY": "tests-only-log-key", **base, **env}
 
 
 def django_script(code: str) -> list[str]:
@@ -33,6 +33,28 @@ def test_without_a_secret_key_the_system_refuses_to_start(tmp_path):
     assert result.returncode != 0
     assert "DJANGO_SECRET_KEY is not set" in result.stderr
     assert "started" not in result.stdout
+
+
+def test_without_a_log_key_the_system_refuses_to_start(tmp_path):
+    env = clean_env({"DJANGO_VAR_DIR": str(tmp_path), "DJANGO_SECRET_KEY": "k"})
+    del env["DJANGO_LOG_KEY"]
+    result = subprocess.run(django_script("print('started')"), cwd=ROOT, env=env, capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode != 0
+    assert "DJANGO_LOG_KEY is not set" in result.stderr
+    assert "started" not in result.stdout
+
+
+def test_the_log_keys_come_from_the_environment_or_var(tmp_path):
+    code = "from django.conf import settings; print(settings.LOG_KEY, settings.LOG_KEYS_OLD)"
+    result = run_django(code, {"DJANGO_VAR_DIR": str(tmp_path), "DJANGO_SECRET_KEY": "k", "DJANGO_LOG_KEY": "new",
+                               "DJANGO_LOG_KEYS_OLD": "old1, old2"})
+    assert result.stdout.strip() == "new ['old1', 'old2']"
+    (tmp_path / "log_key").write_text("from-var\n")
+    env = clean_env({"DJANGO_VAR_DIR": str(tmp_path), "DJANGO_SECRET_KEY": "k"})
+    del env["DJANGO_LOG_KEY"]
+    result = subprocess.run(django_script(code), cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert result.stdout.strip() == "from-var []"
 
 
 def test_the_secret_key_comes_from_the_environment(tmp_path):

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from accounts.roles import is_director
+from tournaments.log import log_append
 from tournaments.models import Tournament, TournamentLog
 from tournaments.services.errors import NotDirector
 
@@ -16,9 +17,9 @@ from tournaments.services.errors import NotDirector
 def log_write(*, tournament: Tournament, kind: str, actor: Any = None, reason: str = "",
               data: dict[str, Any] | None = None, from_status: str = "", to_status: str = "",
               supersedes: TournamentLog | None = None) -> TournamentLog:
-    """Appends a row to the tournament's log (never edited afterwards)."""
-    return TournamentLog.objects.create(
-        tournament=tournament, kind=kind, actor=actor if getattr(actor, "is_authenticated", False) else None,
+    """Appends a row to the tournament's log (never edited afterwards), chained under the record key."""
+    return log_append(
+        tournament=tournament, kind=kind, actor_id=actor.pk if getattr(actor, "is_authenticated", False) else None,
         reason=reason, data=data or {}, from_status=from_status, to_status=to_status, supersedes=supersedes,
     )
 

@@ -1,0 +1,91 @@
+"""The tournament log's hash chain: appending a row and verifying a tournament's chain.
+
+Rows are numbered per tournament (``seq`` from 1). Each row's ``hash`` is the HMAC-SHA256 under
+the record key (``core.chain``) of the canonical JSON of its content (tournament id, seq, kind,
+actor id, from and to status, reason, data, the seq it supersedes, created_at in ISO 8601 UTC)
+followed by ``prev_hash``, the hash of the row before (64 zeros for the first).
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from arbitration.log import Verification
+from core.chain import GENESIS_HASH, chain_hash, hash_matches, unknown_key_reason
+from tournaments.models import Tournament, TournamentLog
+
+
+def row_content(*, tournament_id: int, seq: int, kind: str, actor_id: int | None, from_status: str, to_status: str,
+                reason: str, data: Any, supersedes_seq: int | None, created_at: datetime) -> str:
+    """Returns the canonical JSON of a row's content (the text the hash covers)."""
+    return json.dumps(
+        {
+            "tournament": tournament_id, "seq": seq, "kind": kind, "actor": actor_id, "from_status": from_status,
+            "to_status": to_status, "reason": reason, "data": data, "supersedes": supersedes_seq,
+            "created_at": created_at.astimezone(UTC).isoformat(timespec="microseconds"),
+        },
+        sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+    )
+
+
+@transaction.atomic
+def log_append(*, tournament: Tournament, kind: str, actor_id: int | None, reason: str, data: dict[str, Any],
+               from_status: str, to_status: str, supersedes: TournamentLog | None) -> TournamentLog:
+    """Appends a row to the tournament's chain; the tournament row is locked so that rows are numbered in turn."""
+    Tournament.objects.select_for_update().filter(pk=tournament.pk).values_list("pk").first()
+    last = TournamentLog.objects.filter(tournament_id=tournament.pk).order_by("-seq").values_list("seq", "hash").first()
+    seq, prev_hash = (last[0] + 1, last[1]) if last else (1, GENESIS_HASH)
+    created_at = timezone.now()
+    data = json.loads(json.dumps(data))  # as the JSON column will give it back
+    content = row_content(
+        tournament_id=tournament.pk, seq=seq, kind=kind, actor_id=actor_id, from_status=from_status,
+        to_status=to_status, reason=reason, data=data, supersedes_seq=supersedes.seq if supersedes else None,
+        created_at=created_at,
+    )
+    key_id, digest = chain_hash(content, prev_hash)
+    return TournamentLog.objects.create(
+        tournament=tournament, kind=kind, actor_id=actor_id, reason=reason, data=data, from_status=from_status,
+        to_status=to_status, supersedes=supersedes, created_at=created_at, seq=seq, prev_hash=prev_hash,
+        hash=digest, key_id=key_id,
+    )
+
+
+def tournament_log_verify(tournament: Tournament) -> Verification:
+    """Walks the tournament's chain and reports the first row that does not hold, with the reason.
+
+    A row breaks the chain when its seq is not the next number, its ``prev_hash`` is not the hash
+    of the row before, or its ``hash`` is not the HMAC of its content under the key its ``key_id``
+    names. One query.
+    """
+    rows = list(TournamentLog.objects.filter(tournament_id=tournament.pk).order_by("seq").values_list(
+        "id", "seq", "kind", "actor_id", "from_status", "to_status", "reason", "data", "supersedes_id",
+        "created_at", "prev_hash", "hash", "key_id",
+    ))
+    seq_of_id = {row[0]: row[1] for row in rows}
+    previous = GENESIS_HASH
+    for index, row in enumerate(rows, start=1):
+        (_id, seq, kind, actor_id, from_status, to_status, reason, data, supersedes_id, created_at,
+         prev_hash, stored, key_id) = row
+        if seq != index:
+            return Verification(False, len(rows), seq, f"row #{seq} is out of sequence: #{index} was expected")
+        if prev_hash != previous:
+            return Verification(False, len(rows), seq, f"row #{seq}: prev_hash does not match the hash of row #{seq - 1}"
+                                if seq > 1 else f"row #{seq}: prev_hash of the first row is not 64 zeros")
+        content = row_content(
+            tournament_id=tournament.pk, seq=seq, kind=kind, actor_id=actor_id, from_status=from_status,
+            to_status=to_status, reason=reason, data=data, supersedes_seq=seq_of_id.get(supersedes_id),
+            created_at=created_at,
+        )
+        matches = hash_matches(content, prev_hash, key_id, stored) if key_id else False
+        if matches is None:
+            return Verification(False, len(rows), seq, unknown_key_reason(seq, key_id).replace("entry", "row"))
+        if not matches:
+            return Verification(False, len(rows), seq,
+                                f"row #{seq}: the hash does not match the content (edited after it was written)")
+        previous = stored
+    return Verification(True, len(rows))

@@ -1,0 +1,76 @@
+"""``python manage.py verify_log [[--game] ID [--head SEQ:HASH]] [--tournament SLUG]``: checks the logs' hash chains.
+
+With no option: every game's arbitration log and every tournament's log. ``--head`` checks too
+that the game's chain still leads to a head kept outside the database (printed on a finished
+game's page and in its PDN as ``LogHead``). Here, in the highest app, because it reads both
+logs (arbitration's and the tournaments').
+"""
+
+from __future__ import annotations
+
+from django.core.management.base import BaseCommand, CommandError
+
+from arbitration.log import log_verify, log_verify_head
+from games.models import Game
+from tournaments.log import tournament_log_verify
+from tournaments.models import Tournament
+
+
+class Command(BaseCommand):
+    help = ("Checks each game's arbitration log chain and each tournament's log chain; prints OK or where it "
+            "breaks; exits 1 if any breaks.")
+
+    def add_arguments(self, parser) -> None:  # noqa: ANN001
+        parser.add_argument("game_id", nargs="?", type=int, help="Check only this game (the same as --game).")
+        parser.add_argument("--game", type=int, help="Check only this game.")
+        parser.add_argument("--head", help="With --game: the chain head kept outside (SEQ:HASH, or HASH) the "
+                                           "chain must still lead to (the LogHead of the game's PDN).")
+        parser.add_argument("--tournament", help="Check only this tournament's log (its slug).")
+
+    def handle(self, *args, **options) -> None:  # noqa: ANN002, ANN003
+        game_id, head, slug = options.get("game"), options.get("head"), options.get("tournament")
+        if options.get("game_id") is not None:
+            game_id = options["game_id"]
+        if head and game_id is None:
+            raise CommandError("--head needs --game: a head is one game's.")
+        broken = 0
+        if slug is None or game_id is not None:
+            broken += self._games(game_id, head)
+        if slug is not None or game_id is None:
+            broken += self._tournaments(slug)
+        if broken:
+            raise CommandError(f"{broken} log(s) broken", returncode=1)
+
+    def _games(self, game_id: int | None, head: str | None) -> int:
+        games = Game.objects.order_by("id")
+        if game_id is not None:
+            games = games.filter(pk=game_id)
+            if not games.exists():
+                raise CommandError(f"There is no game {game_id}.")
+        broken = 0
+        for game in games.iterator():
+            outcome = log_verify_head(game, head) if head else log_verify(game)
+            if outcome.valid:
+                held = f"; it leads to the head kept, {head}" if head else ""
+                self.stdout.write(f"game {game.pk}: OK ({outcome.entries} entries){held}")
+            else:
+                broken += 1
+                where = f" at entry #{outcome.broken_at}" if outcome.broken_at is not None else ""
+                self.stdout.write(f"game {game.pk}: BROKEN{where}: {outcome.reason}")
+        return broken
+
+    def _tournaments(self, slug: str | None) -> int:
+        tournaments = Tournament.objects.order_by("id")
+        if slug is not None:
+            tournaments = tournaments.filter(slug=slug)
+            if not tournaments.exists():
+                raise CommandError(f"There is no tournament {slug}.")
+        broken = 0
+        for tournament in tournaments.iterator():
+            outcome = tournament_log_verify(tournament)
+            if outcome.valid:
+                self.stdout.write(f"tournament {tournament.slug}: OK ({outcome.entries} rows)")
+            else:
+                broken += 1
+                self.stdout.write(f"tournament {tournament.slug}: BROKEN at row #{outcome.broken_at}: {outcome.reason}")
+        return broken
