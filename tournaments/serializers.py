@@ -40,6 +40,15 @@ class PlayerSerializer(serializers.ModelSerializer):
         return value
 
 
+class PlayerLogSerializer(serializers.Serializer):
+    kind = serializers.CharField(help_text="created or changed")
+    actor = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
+    as_administrator = serializers.BooleanField()
+    changes = serializers.DictField(help_text='{field: {"before", "after"}}; the linked account by username')
+    reason = serializers.CharField()
+    created_at = serializers.DateTimeField()
+
+
 class RatingHistorySerializer(serializers.Serializer):
     tournament = serializers.DictField(help_text="slug and name")
     rating_before = serializers.IntegerField(allow_null=True)
@@ -90,13 +99,16 @@ class TournamentSerializer(serializers.ModelSerializer):
                                   help_text="The games' time control; {} for none (also as clock_control).")
     directors = serializers.SlugRelatedField(slug_field="username", many=True, read_only=True)
     referees = serializers.SlugRelatedField(slug_field="username", many=True, read_only=True)
+    arbiters = serializers.SlugRelatedField(slug_field="username", many=True, read_only=True,
+                                            help_text="Who decides appeals on its games (Law 28).")
     scoring = serializers.SerializerMethodField()
 
     class Meta:
         model = Tournament
         fields = ["id", "name", "slug", "format", "rounds", "rule_set", "progress_rule", "opening",
                   "games_per_match", "scoring", "tiebreaks", "rated", "clock", "clock_control", "knockout_extra_blocks",
-                  "venue", "start_date", "end_date", "status", "directors", "referees"]
+                  "venue", "start_date", "end_date", "status", "directors", "referees", "arbiters",
+                  "appeal_window_minutes"]
         read_only_fields = fields
 
     def get_scoring(self, obj: Tournament) -> dict[str, Any]:
@@ -138,6 +150,12 @@ class TournamentCreateSerializer(serializers.Serializer):
     rated = serializers.BooleanField(required=False, default=False)
     scoring = ScoringInputSerializer(required=False)
     knockout_extra_blocks = serializers.IntegerField(min_value=0, required=False, allow_null=True, default=None)
+    arbiters = serializers.ListField(child=serializers.CharField(), required=False, default=list,
+                                     help_text="Who decides appeals on its games (Law 28), by username.")
+    appeal_window_minutes = serializers.IntegerField(
+        min_value=1, required=False, allow_null=True, default=None,
+        help_text="Appeals are filed within this many minutes of a game's end; null: until the next round is "
+                  "published.")
 
     def validate_games_per_match(self, value: int) -> int:
         if value % 2:
@@ -172,6 +190,7 @@ class TournamentUpdateSerializer(serializers.Serializer):
     tiebreaks = serializers.ListField(child=serializers.ChoiceField(choices=list(TIEBREAKS)), required=False,
                                       allow_null=True)
     rated = serializers.BooleanField(required=False)
+    appeal_window_minutes = serializers.IntegerField(min_value=1, required=False, allow_null=True)
     reason = serializers.CharField(required=False, allow_blank=True, default="")
 
     def service_kwargs(self) -> dict[str, Any]:
@@ -210,6 +229,21 @@ class StatusSerializer(serializers.Serializer):
 
 class RefereesSerializer(serializers.Serializer):
     referees = serializers.ListField(child=serializers.CharField())
+
+
+class RefereesAnswerSerializer(TournamentSerializer):
+    games_needing_referee = serializers.ListField(
+        child=serializers.IntegerField(), read_only=True,
+        help_text="Unfinished games left with no referee (e.g. a removed referee's): assign one to each.")
+
+    class Meta(TournamentSerializer.Meta):
+        fields = [*TournamentSerializer.Meta.fields, "games_needing_referee"]
+        read_only_fields = fields
+
+
+class ArbitersSerializer(serializers.Serializer):
+    arbiters = serializers.ListField(child=serializers.CharField(),
+                                     help_text="The arbiter or appeals committee (Law 28), by username.")
 
 
 class PairingsEditSerializer(serializers.Serializer):
