@@ -491,3 +491,14 @@ def test_a_director_may_not_change_a_player_entered_only_in_another_clubs_tourna
                                         format="json").status_code == 403
     assert client_for(b.director).patch(f"/api/v1/players/{b.players[2].pk}/", {"club": "Theirs"},
                                         format="json").status_code == 200
+
+
+def test_a_move_on_a_tournament_game_costs_one_query_more_than_a_standalone_one(clubs, django_assert_num_queries):
+    from arbitration.services import game_move_record
+
+    a, _, _ = clubs
+    game = a.games[0]
+    game_move_record(acting_user=a.referee, game_id=game.pk, move="11-15")
+    # the six of a standalone game's move, plus the tournament's answer (its status; director? referee now?)
+    with django_assert_num_queries(7):
+        game_move_record(acting_user=a.referee, game_id=game.pk, move="22-18")
