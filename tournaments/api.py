@@ -31,7 +31,6 @@ from tournaments.serializers import (
     PlayersImportReportSerializer,
     PlayersImportSerializer,
     RatingHistorySerializer,
-    RefereesAnswerSerializer,
     RefereesSerializer,
     ResultSerializer,
     RoundSerializer,
@@ -177,7 +176,10 @@ class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         return Response(_detail(tournament))
 
     @extend_schema(summary="Set the referees (director); a referee removed is taken off its unfinished games",
-                   request=RefereesSerializer, responses={200: RefereesAnswerSerializer, **_errors(400, 401, 403)})
+                   request=RefereesSerializer,
+                   responses={200: OpenApiResponse(TournamentSerializer, description=(
+                       "The tournament, plus games_needing_referee: the ids of its unfinished games left with no "
+                       "referee (e.g. a removed referee's), to assign one to each.")), **_errors(400, 401, 403)})
     @action(detail=True, methods=["post"])
     def referees(self, request: Request, slug: str | None = None) -> Response:
         serializer = RefereesSerializer(data=request.data)

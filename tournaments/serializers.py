@@ -9,7 +9,7 @@ from rest_framework import serializers
 
 from accounts.roles import is_director
 from games.models import Game, ProgressRule, RuleSet
-from players.models import Player
+from players.models import Player, PlayerLog
 from tournaments.models import Round, Tournament, TournamentLog
 from tournaments.scoring import TIEBREAKS
 
@@ -40,13 +40,14 @@ class PlayerSerializer(serializers.ModelSerializer):
         return value
 
 
-class PlayerLogSerializer(serializers.Serializer):
-    kind = serializers.CharField(help_text="created or changed")
+class PlayerLogSerializer(serializers.ModelSerializer):
     actor = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
-    as_administrator = serializers.BooleanField()
     changes = serializers.DictField(help_text='{field: {"before", "after"}}; the linked account by username')
-    reason = serializers.CharField()
-    created_at = serializers.DateTimeField()
+
+    class Meta:
+        model = PlayerLog
+        fields = ["kind", "actor", "as_administrator", "changes", "reason", "created_at"]
+        read_only_fields = fields
 
 
 class RatingHistorySerializer(serializers.Serializer):
@@ -229,16 +230,6 @@ class StatusSerializer(serializers.Serializer):
 
 class RefereesSerializer(serializers.Serializer):
     referees = serializers.ListField(child=serializers.CharField())
-
-
-class RefereesAnswerSerializer(TournamentSerializer):
-    games_needing_referee = serializers.ListField(
-        child=serializers.IntegerField(), read_only=True,
-        help_text="Unfinished games left with no referee (e.g. a removed referee's): assign one to each.")
-
-    class Meta(TournamentSerializer.Meta):
-        fields = [*TournamentSerializer.Meta.fields, "games_needing_referee"]
-        read_only_fields = fields
 
 
 class ArbitersSerializer(serializers.Serializer):
