@@ -502,3 +502,13 @@ def test_a_move_on_a_tournament_game_costs_one_query_more_than_a_standalone_one(
     # the six of a standalone game's move, plus the tournament's answer (its status; director? referee now?)
     with django_assert_num_queries(7):
         game_move_record(acting_user=a.referee, game_id=game.pk, move="22-18")
+
+
+def test_a_superuser_changing_a_tournament_is_logged_as_federation_administrator(clubs, django_user_model):
+    a, _, _ = clubs
+    admin = django_user_model.objects.create_superuser("fed", "fed@example.org", "a-long-test-password")
+    response = client_for(admin).patch(f"/api/v1/tournaments/{a.tournament.slug}/", {"venue": "Hall 2"},
+                                       format="json")
+    assert response.status_code == 200
+    row = TournamentLog.objects.filter(tournament=a.tournament, kind="settings_changed").last()
+    assert row.actor == admin and row.data["as"] == "federation administrator"
