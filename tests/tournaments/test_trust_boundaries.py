@@ -28,7 +28,7 @@ class Club:
     games: list[Game]
 
 
-def _club(make_user, name: str, *, linked_user: Any = None) -> Club:
+def _club(make_user, name: str, *, linked_user: Any = None, clock: dict | None = None) -> Club:
     director = make_user(f"dir_{name}", "director")
     referee = make_user(f"ref_{name}", "referee")
     arbiter = make_user(f"arb_{name}", "referee")
@@ -38,7 +38,7 @@ def _club(make_user, name: str, *, linked_user: Any = None) -> Club:
         players[0].save(update_fields=["user"])
     tournament = services.tournament_create(acting_user=director, name=f"Club {name}", slug=f"club-{name}",
                                             referees=[referee.username], arbiters=[arbiter.username],
-                                            opening="go-as-you-please")
+                                            opening="go-as-you-please", clock_control=clock)
     services.tournament_status_set(acting_user=director, tournament=tournament, status="registration")
     for player in players:
         services.entry_add(acting_user=director, tournament=tournament, player=player)
@@ -512,3 +512,18 @@ def test_a_superuser_changing_a_tournament_is_logged_as_federation_administrator
     assert response.status_code == 200
     row = TournamentLog.objects.filter(tournament=a.tournament, kind="settings_changed").last()
     assert row.actor == admin and row.data["as"] == "federation administrator"
+
+
+def test_a_loss_by_delay_is_on_the_tournaments_log(make_user):
+    from tests.support.clocks import age
+
+    club = _club(make_user, "c", clock={"control": "per-move", "move_seconds": 10, "sole_capture_seconds": 4,
+                                        "grace_seconds": 5})
+    game = club.games[0]
+    referee = client_for(club.referee)
+    assert referee.post(f"/api/v1/games/{game.pk}/rulings/", {"kind": "clock_start"}, format="json").status_code == 201
+    age(game.pk, 16)
+    response = referee.post(f"/api/v1/games/{game.pk}/moves/", {"move": "11-15"}, format="json")
+    assert response.status_code == 409 and response.json()["error"]["code"] == "game_over"
+    row = TournamentLog.objects.get(tournament=club.tournament, kind="game_ruling")
+    assert row.actor is None and row.data["ruling"] == "loss_by_delay" and row.data["result"] == "0-1"
