@@ -8,7 +8,7 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
-from rest_framework import mixins, status, viewsets
+from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
@@ -30,7 +30,7 @@ from arbitration.serializers import (
     MoveRequestSerializer,
     move_request_data,
 )
-from arbitration.services import game_create, game_move_record, ruling_issue
+from arbitration.services import game_create, game_move_record, game_referees_set, ruling_issue
 from games.models import Game
 from games.selectors import game_get, game_list
 
@@ -121,6 +121,28 @@ class GameRulingsView(APIView):
         game = ruling_issue(acting_user=request.user, game_id=pk, kind=data.get("kind"), side=data.get("side"),
                             note=data.get("note") or "", payload=payload)
         return _state_response(game, request, status.HTTP_201_CREATED)
+
+
+class GameRefereesRequestSerializer(serializers.Serializer):
+    referees = serializers.ListField(child=serializers.CharField(), help_text="Usernames; [] takes them all off.")
+    reason = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class GameRefereesView(APIView):
+    """Sets the referees of an unfinished game (its director)."""
+
+    permission_classes = [ReadOrSignedIn]
+
+    @extend_schema(
+        summary="Assign the game's referees (a director of its tournament; none linked to a player of the game)",
+        request=GameRefereesRequestSerializer,
+        responses={200: GameStateSerializer, **{k: _ERRORS[k] for k in (400, 401, 403, 404, 409)}},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        serializer = GameRefereesRequestSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        game = game_referees_set(acting_user=request.user, game_id=pk, **serializer.validated_data)
+        return _state_response(game_get(game.pk), request)
 
 
 class GameLogView(APIView):

@@ -35,8 +35,9 @@ def game_create(
 ) -> Game:
     """Creates a game in progress and writes log entry #1 (``game_created``, with the settings).
 
-    Only a director may create a game. Referees are named by username and must hold the
-    referee or director role. A bad FEN, the same player twice or an unknown referee is a
+    Only a director may create a game (he directs it when it is standalone: ``created_by``).
+    Referees are named by username and must hold the referee or director role, and none may
+    be linked to one of the game's players (a referee never judges himself). A bad FEN, the same player twice or an unknown referee is a
     ``validation_error`` naming the field. ``clock`` is the time control
     (``arbitration.timecontrol.ClockControl`` as JSON; None or ``{"control": "none"}``: no clock);
     the clock starts with the ``clock_start`` ruling.
@@ -77,6 +78,11 @@ def game_create(
                 bad.append(username)
             else:
                 referee_users.append(user)
+        linked = [u.username for u in referee_users
+                  if u.pk in {getattr(black_player, "user_id", None), getattr(white_player, "user_id", None)} - {None}]
+        if linked and not bad:
+            fields["referees"] = [
+                f"{', '.join(linked)} plays in this game (linked to its player) and cannot referee it."]
         if bad:
             fields["referees"] = [
                 f"Not a referee or director: {', '.join(bad)}." if len(bad) > 1 else
@@ -92,7 +98,7 @@ def game_create(
     game = Game.objects.create(
         black=black_player, white=white_player, rule_set=rule_set, progress_rule=progress_rule,
         repetition_threshold=repetition_threshold, start_fen="" if fen == INITIAL_FEN else fen, fen=fen, ply=0,
-        status=Game.Status.IN_PROGRESS, round=round,
+        status=Game.Status.IN_PROGRESS, round=round, created_by=acting_user,
     )
     if referee_users:
         game.referees.set(referee_users)

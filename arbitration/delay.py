@@ -15,6 +15,7 @@ from typing import Any
 from django.db import transaction
 
 from arbitration import timecontrol as tc
+from arbitration.access import result_changed
 from arbitration.clocks import _save, clock_of, control_of, db_now
 from arbitration.lifecycle import finish, opponent, save_game, win_for
 from arbitration.log import log_append
@@ -79,6 +80,8 @@ def clock_enforce(game: Any, now: datetime) -> list[str]:
             data={"deadline": deadline.isoformat(), "late_ms": round(late * 1000, 1), "ply": game.ply},
         )
         save_game(game)
+        result_changed(game, actor=None, kind=Termination.LOSS_BY_DELAY, entry_seq=game.log_seq, before=None,
+                       after=game.result, note=f"{side.capitalize()} lost through improper delay (Laws 24-25).")
         done.append(tc.LOSS)
         break
     if done and done[-1] == tc.TIME_CALL:

@@ -97,3 +97,15 @@ class AlreadySuperseded(AppError):
     code = "already_superseded"
     status_code = status.HTTP_409_CONFLICT
     default_message = "That entry has already been superseded."
+
+
+class TournamentFinished(AppError):
+    code = "tournament_finished"
+    status_code = status.HTTP_409_CONFLICT
+    default_message = "The tournament is finished: its games change no more."
+
+
+class AppealTooLate(AppError):
+    code = "appeal_too_late"
+    status_code = status.HTTP_409_CONFLICT
+    default_message = "The time to file an appeal on this game has passed."

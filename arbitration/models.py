@@ -61,6 +61,7 @@ class LogEntry(models.Model):
         CLOCK_ADJUST = "clock_adjust", "Clock adjusted"
         TIME_CALL = "time_call", "Time called (Law 25)"
         SYSTEM = "system", "System note"
+        REFEREES_CHANGED = "referees_changed", "Referees changed"
 
     # No index of its own: the unique (game, seq) and the (game, kind) indexes lead with the game.
     game = models.ForeignKey("games.Game", on_delete=models.PROTECT, related_name="log_entries", db_index=False)

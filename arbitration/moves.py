@@ -14,7 +14,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from arbitration.access import authorise_write
+from arbitration.access import administrator_note, authorise_write
 from arbitration.clocks import clock_after_turn, clock_of, db_now
 from arbitration.delay import clock_check_before_move
 from arbitration.errors import (
@@ -185,6 +185,7 @@ def _game_move_record(*, acting_user: Any, game_id: int, move: str, ply: int | N
 def _game_move_record_locked(*, acting_user: Any, game_id: int, move: str, ply: int | None, note: str) -> MoveOutcome:
     game = game_lock(game_id)
     authorise_write(game, acting_user)
+    note = administrator_note(game, acting_user, note)
     start_if_scheduled(game, acting_user)
     ensure_in_progress(game)
     if ply is not None and ply != game.ply + 1:

@@ -9,5 +9,7 @@ from arbitration.creation import game_create
 from arbitration.delay import clock_sweep
 from arbitration.moves import MoveOutcome, game_move_record
 from arbitration.rulings import RULING_KINDS, ruling_issue
+from arbitration.staff import game_referee_remove, game_referees_set
 
-__all__ = ["RULING_KINDS", "MoveOutcome", "clock_sweep", "game_create", "game_move_record", "ruling_issue"]
+__all__ = ["RULING_KINDS", "MoveOutcome", "clock_sweep", "game_create", "game_move_record",
+           "game_referee_remove", "game_referees_set", "ruling_issue"]

@@ -26,7 +26,7 @@ def _game_or_404(game_id: int) -> Game:
 
 
 def user_may_referee(user: Any, game: Game) -> bool:
-    """Tells whether the user may record moves and rulings in the game: an assigned referee or a director."""
+    """Tells whether the user may record moves and rulings in the game (``arbitration.access.can_write``)."""
     return can_write(game, user)
 
 
@@ -66,8 +66,9 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_GET
 def game_console(request: HttpRequest, game_id: int) -> HttpResponse:
-    """Shows the referee console of a game to its assigned referees and the directors."""
+    """Shows the referee console of a game to its assigned referees and its tournament's directors."""
     game = _game_or_404(game_id)
     if not user_may_referee(request.user, game):
-        raise PermissionDenied("Only a referee assigned to this game or a director may use its console.")
+        raise PermissionDenied("Only a referee assigned to this game or a director of its tournament may use its "
+                               "console.")
     return render(request, "games/console.html", _page_context(request, game))

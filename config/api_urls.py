@@ -11,6 +11,7 @@ from arbitration.api import (
     GameMovesView,
     GamePDNSlashView,
     GamePDNView,
+    GameRefereesView,
     GameRulingsView,
     GameViewSet,
 )
@@ -41,6 +42,7 @@ urlpatterns = [
     path("me/tokens/<int:pk>/", MyTokenDetailView.as_view(), name="me-token"),
     path("games/<int:pk>/moves/", GameMovesView.as_view(), name="game-moves"),
     path("games/<int:pk>/rulings/", GameRulingsView.as_view(), name="game-rulings"),
+    path("games/<int:pk>/referees/", GameRefereesView.as_view(), name="game-referees"),
     path("games/<int:pk>/log/", GameLogView.as_view(), name="game-log"),
     path("games/<int:pk>/log/verify", GameLogVerifyView.as_view(), name="game-log-verify"),
     path("games/<int:pk>/log/verify/", GameLogVerifySlashView.as_view()),

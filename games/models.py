@@ -88,6 +88,10 @@ class Game(models.Model):
     result = models.CharField(max_length=8, choices=Result.choices, null=True, blank=True)
     termination = models.CharField(max_length=40, choices=Termination.choices, null=True, blank=True)
     referees = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="refereed_games")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+",
+        help_text="Who created the game: a standalone game (no round) is directed by him (arbitration.access).",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)

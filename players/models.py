@@ -35,3 +35,30 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class PlayerLog(models.Model):
+    """The registry's record: who registered or changed a player, each field before and after.
+
+    Rows are appended, never edited. ``changes`` maps a field to ``{"before", "after"}``; the
+    linked account is recorded by username.
+    """
+
+    class Kind(models.TextChoices):
+        CREATED = "created", "Registered"
+        CHANGED = "changed", "Changed"
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="log")
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                              related_name="+")
+    as_administrator = models.BooleanField(default=False, help_text="The actor acted as a federation administrator.")
+    changes = models.JSONField(default=dict, blank=True)
+    reason = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["player", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.kind}"

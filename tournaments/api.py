@@ -18,12 +18,14 @@ from tournaments import selectors, services
 from tournaments.csv_import import CSVFormatError, players_import
 from tournaments.models import Entry, Round, Tournament
 from tournaments.serializers import (
+    ArbitersSerializer,
     CrosstableSerializer,
     EntryCreateSerializer,
     EntrySerializer,
     EntryWithdrawSerializer,
     ForfeitSerializer,
     PairingsEditSerializer,
+    PlayerLogSerializer,
     PlayerRecordSerializer,
     PlayerSerializer,
     PlayersImportReportSerializer,
@@ -78,6 +80,18 @@ class PlayerViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         player = services.player_update(acting_user=request.user, player=player, **serializer.validated_data)
         return Response(PlayerSerializer(player, context={"request": request}).data)
 
+    @extend_schema(summary="The registry's log of the player: who registered or changed him, each field before and "
+                           "after (his tournaments' directors, an administrator, or the player himself)",
+                   responses={200: PlayerLogSerializer(many=True), **_errors(401, 403, 404)})
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def log(self, request: Request, pk: str | None = None) -> Response:
+        player = self.get_object()
+        if not (services.may_edit_player(player, request.user)
+                or (request.user.is_authenticated and player.user_id == request.user.pk)):
+            raise services.NotDirector("Only a director of a tournament this player is entered in, an administrator "
+                                       "or the player himself may read his registry log.")
+        return Response(PlayerLogSerializer(player.log.select_related("actor").order_by("id"), many=True).data)
+
     @extend_schema(summary="The player's rating history, oldest first", responses={200: RatingHistorySerializer(many=True)})
     @action(detail=True, methods=["get"], pagination_class=None)
     def ratings(self, request: Request, pk: str | None = None) -> Response:
@@ -103,7 +117,7 @@ def _tournament(slug: str) -> Tournament:
 
 
 def _detail(tournament: Tournament) -> dict:
-    fresh = Tournament.objects.prefetch_related("directors", "referees").get(pk=tournament.pk)
+    fresh = Tournament.objects.prefetch_related("directors", "referees", "arbiters").get(pk=tournament.pk)
     return TournamentSerializer(fresh).data
 
 
@@ -114,7 +128,7 @@ def _detail(tournament: Tournament) -> dict:
 class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     """Tournaments, addressed by slug, and what hangs off them: entries, status, rounds, standings."""
 
-    queryset = Tournament.objects.prefetch_related("directors", "referees").order_by("-start_date", "name")
+    queryset = Tournament.objects.prefetch_related("directors", "referees", "arbiters").order_by("-start_date", "name")
     serializer_class = TournamentSerializer
     lookup_field = "slug"
     filterset_fields = ["status", "format"]
@@ -161,14 +175,27 @@ class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
                                                     **serializer.validated_data)
         return Response(_detail(tournament))
 
-    @extend_schema(summary="Set the referees (director)", request=RefereesSerializer,
-                   responses={200: TournamentSerializer, **_errors(400, 401, 403)})
+    @extend_schema(summary="Set the referees (director); a referee removed is taken off its unfinished games",
+                   request=RefereesSerializer,
+                   responses={200: OpenApiResponse(TournamentSerializer, description=(
+                       "The tournament, plus games_needing_referee: the ids of its unfinished games left with no "
+                       "referee (e.g. a removed referee's), to assign one to each.")), **_errors(400, 401, 403)})
     @action(detail=True, methods=["post"])
     def referees(self, request: Request, slug: str | None = None) -> Response:
         serializer = RefereesSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         tournament = services.tournament_referees_set(acting_user=request.user, tournament=_tournament(slug),
                                                       referees=serializer.validated_data["referees"])
+        return Response({**_detail(tournament), "games_needing_referee": tournament.games_needing_referee})
+
+    @extend_schema(summary="Name the arbiters who decide appeals (director; Law 28)", request=ArbitersSerializer,
+                   responses={200: TournamentSerializer, **_errors(400, 401, 403, 409)})
+    @action(detail=True, methods=["post"])
+    def arbiters(self, request: Request, slug: str | None = None) -> Response:
+        serializer = ArbitersSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        tournament = services.tournament_arbiters_set(acting_user=request.user, tournament=_tournament(slug),
+                                                      arbiters=serializer.validated_data["arbiters"])
         return Response(_detail(tournament))
 
     @extend_schema(methods=["GET"], summary="Every round with its matches", responses={200: RoundSerializer(many=True)})

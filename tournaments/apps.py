@@ -7,7 +7,11 @@ class TournamentsConfig(AppConfig):
     name = "tournaments"
 
     def ready(self) -> None:
+        from arbitration.access import register_tournament_hook
         from arbitration.signals import game_finished
+        from tournaments.services.hook import hook
         from tournaments.tasks import on_game_finished
+
+        register_tournament_hook(hook)
 
         game_finished.connect(on_game_finished, dispatch_uid="tournaments.on_game_finished")

@@ -40,6 +40,15 @@ class Tournament(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
     directors = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="directed_tournaments")
     referees = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="refereed_tournaments")
+    arbiters = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="arbitrated_tournaments",
+        help_text="Who decides appeals on its games (Law 28): the arbiter or appeals committee its directors name.",
+    )
+    appeal_window_minutes = models.PositiveIntegerField(
+        null=True, blank=True,
+        help_text="Appeals on a game are filed within this many minutes of its end; empty: until the next round "
+        "is published.",
+    )
     players = models.ManyToManyField(Player, through="Entry", related_name="tournaments")
     created_at = models.DateTimeField(auto_now_add=True)
     round_count = models.PositiveSmallIntegerField(
@@ -237,6 +246,11 @@ class TournamentLog(models.Model):
         MATCH_EXTENDED = "match_extended", "Knockout match extended"
         RATINGS_UPDATED = "ratings_updated", "Ratings updated"
         SETTINGS_CHANGED = "settings_changed", "Settings changed"
+        GAME_RULING = "game_ruling", "Result changed by a ruling on the game"
+        APPEAL_FILED = "appeal_filed", "Appeal filed (Law 28)"
+        APPEAL_DECIDED = "appeal_decided", "Appeal decided (Law 28)"
+        REFEREE_REMOVED = "referee_removed", "Referee removed from games"
+        ARBITERS_NAMED = "arbiters_named", "Arbiters named (Law 28)"
 
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="log")
     kind = models.CharField(max_length=24, choices=Kind.choices)

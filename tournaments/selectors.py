@@ -15,7 +15,7 @@ from django.db.models import Count, Prefetch, Q, QuerySet
 from arbitration.pdn_export import game_pdn
 from core.csvsafe import Computed, csv_writer
 from games.models import Game
-from players.models import Player
+from players.models import Player, PlayerLog
 from tournaments.models import Entry, Match, MatchGame, RatingHistory, Round, Tournament, TournamentLog
 from tournaments.services import pure
 
@@ -325,3 +325,15 @@ def crosstable_csv(tournament: Tournament) -> str:
             cells = [by_round[n].mark if n in by_round else "" for n in rounds]
         writer.writerow([row.rank, row.player.name, Computed(_fmt(row.points)), *map(Computed, cells)])
     return out.getvalue()
+
+
+def games_needing_referee(tournament: Tournament) -> list[Game]:
+    """Returns the tournament's unfinished games that have no referee (e.g. after one was removed)."""
+    return list(Game.objects.filter(round__tournament=tournament, referees__isnull=True)
+                .exclude(status=Game.Status.FINISHED).select_related("black", "white").order_by("id"))
+
+
+def account_links(user: Any) -> list[PlayerLog]:
+    """Returns the registry's rows that linked the user's account to a player or unlinked it, newest first."""
+    return list(PlayerLog.objects.filter(Q(changes__user__after=user.username) | Q(changes__user__before=user.username))
+                .select_related("player", "actor").order_by("-id"))

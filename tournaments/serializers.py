@@ -10,7 +10,7 @@ from rest_framework import serializers
 from accounts.privacy import data_hidden, name_hidden, names_hidden, names_shown_to
 from accounts.roles import is_director
 from games.models import Game, ProgressRule, RuleSet
-from players.models import Player
+from players.models import Player, PlayerLog
 from tournaments.models import Round, Tournament, TournamentLog
 from tournaments.scoring import TIEBREAKS
 
@@ -46,6 +46,16 @@ class PlayerSerializer(serializers.ModelSerializer):
         if not value:
             raise serializers.ValidationError("A player needs a name.")
         return value
+
+
+class PlayerLogSerializer(serializers.ModelSerializer):
+    actor = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
+    changes = serializers.DictField(help_text='{field: {"before", "after"}}; the linked account by username')
+
+    class Meta:
+        model = PlayerLog
+        fields = ["kind", "actor", "as_administrator", "changes", "reason", "created_at"]
+        read_only_fields = fields
 
 
 class RatingHistorySerializer(serializers.Serializer):
@@ -100,13 +110,16 @@ class TournamentSerializer(serializers.ModelSerializer):
                                              help_text="Usernames; to anonymous callers, the word director for each.")
     referees = serializers.SlugRelatedField(slug_field="username", many=True, read_only=True,
                                             help_text="Usernames; to anonymous callers, the word referee for each.")
+    arbiters = serializers.SlugRelatedField(slug_field="username", many=True, read_only=True,
+                                            help_text="Who decides appeals on its games (Law 28).")
     scoring = serializers.SerializerMethodField()
 
     class Meta:
         model = Tournament
         fields = ["id", "name", "slug", "format", "rounds", "rule_set", "progress_rule", "opening",
                   "games_per_match", "scoring", "tiebreaks", "rated", "clock", "clock_control", "knockout_extra_blocks",
-                  "venue", "start_date", "end_date", "status", "directors", "referees"]
+                  "venue", "start_date", "end_date", "status", "directors", "referees", "arbiters",
+                  "appeal_window_minutes"]
         read_only_fields = fields
 
     def get_scoring(self, obj: Tournament) -> dict[str, Any]:
@@ -155,6 +168,12 @@ class TournamentCreateSerializer(serializers.Serializer):
     rated = serializers.BooleanField(required=False, default=False)
     scoring = ScoringInputSerializer(required=False)
     knockout_extra_blocks = serializers.IntegerField(min_value=0, required=False, allow_null=True, default=None)
+    arbiters = serializers.ListField(child=serializers.CharField(), required=False, default=list,
+                                     help_text="Who decides appeals on its games (Law 28), by username.")
+    appeal_window_minutes = serializers.IntegerField(
+        min_value=1, required=False, allow_null=True, default=None,
+        help_text="Appeals are filed within this many minutes of a game's end; null: until the next round is "
+                  "published.")
 
     def validate_games_per_match(self, value: int) -> int:
         if value % 2:
@@ -189,6 +208,7 @@ class TournamentUpdateSerializer(serializers.Serializer):
     tiebreaks = serializers.ListField(child=serializers.ChoiceField(choices=list(TIEBREAKS)), required=False,
                                       allow_null=True)
     rated = serializers.BooleanField(required=False)
+    appeal_window_minutes = serializers.IntegerField(min_value=1, required=False, allow_null=True)
     reason = serializers.CharField(required=False, allow_blank=True, default="")
 
     def service_kwargs(self) -> dict[str, Any]:
@@ -227,6 +247,11 @@ class StatusSerializer(serializers.Serializer):
 
 class RefereesSerializer(serializers.Serializer):
     referees = serializers.ListField(child=serializers.CharField())
+
+
+class ArbitersSerializer(serializers.Serializer):
+    arbiters = serializers.ListField(child=serializers.CharField(),
+                                     help_text="The arbiter or appeals committee (Law 28), by username.")
 
 
 class PairingsEditSerializer(serializers.Serializer):

@@ -20,6 +20,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.roles import is_director
+from arbitration.services import game_referees_set
 from core.api import AppError
 from games.models import Game, ProgressRule, RuleSet
 from players.models import Player
@@ -182,7 +183,7 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
 def my_games(request: HttpRequest) -> HttpResponse:
     """Shows the signed-in player his next game and his results."""
     player = Player.objects.filter(user=request.user).first()
-    context: dict[str, Any] = {"player": player}
+    context: dict[str, Any] = {"player": player, "account_links": selectors.account_links(request.user)}
     if player is not None:
         pending = list(selectors.player_games_pending(player))
         context.update({"next_game": pending[0] if pending else None, "pending": pending[1:],
@@ -255,6 +256,8 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
         "rounds": rounds, "preview": preview, "preview_players": [e.player for e in entries],
         "next_status": allowed[0] if allowed else None, "player_form": PlayerForm(),
         "referees": ", ".join(u.username for u in tournament.referees.all()),
+        "arbiters": ", ".join(u.username for u in tournament.arbiters.order_by("username")),
+        "games_needing_referee": selectors.games_needing_referee(tournament),
         "log": selectors.tournament_log(tournament), "standings": selectors.standings(tournament),
         "results": [choice for choice in Game.Result.choices],
         "clock_form": ClockForm(initial=_clock_initial(tournament.clock_control)),
@@ -264,6 +267,8 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
 
 def _act(request: HttpRequest, slug: str, action: Callable[[Tournament], str | None]) -> HttpResponse:
     tournament = _tournament(slug)
+    if not services.is_director_of(tournament, request.user):
+        raise PermissionDenied("Only a director of this tournament may manage it.")
     try:
         message = action(tournament)
     except AppError as error:
@@ -302,9 +307,38 @@ def manage_clock(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def manage_referees(request: HttpRequest, slug: str) -> HttpResponse:
     def act(t: Tournament) -> str:
-        services.tournament_referees_set(acting_user=request.user, tournament=t,
-                                         referees=_usernames(request.POST.get("referees", "")))
-        return "Referees saved; the games of rounds published from now on are assigned from them."
+        t = services.tournament_referees_set(acting_user=request.user, tournament=t,
+                                             referees=_usernames(request.POST.get("referees", "")))
+        needing = t.games_needing_referee
+        return "Referees saved; the games of rounds published from now on are assigned from them." + (
+            f" Games that need a new referee: {', '.join(str(g) for g in needing)}." if needing else "")
+    return _act(request, slug, act)
+
+
+@login_required
+@require_POST
+def manage_game_referees(request: HttpRequest, slug: str) -> HttpResponse:
+    def act(t: Tournament) -> str:
+        game_id = _int(request.POST.get("game"), "game", "The game")
+        if not Game.objects.filter(pk=game_id, round__tournament=t).exists():
+            raise services.InvalidInput.field("game", f"Game {game_id} is not a game of this tournament.")
+        game_referees_set(acting_user=request.user, game_id=game_id,
+                          referees=_usernames(request.POST.get("referees", "")))
+        return f"Game {game_id}'s referees saved."
+    return _act(request, slug, act)
+
+
+@login_required
+@require_POST
+def manage_arbiters(request: HttpRequest, slug: str) -> HttpResponse:
+    def act(t: Tournament) -> str:
+        window = _int_or_none(request.POST.get("appeal_window_minutes") or None, "appeal_window_minutes",
+                              "The appeal window")
+        with transaction.atomic():
+            t = services.tournament_arbiters_set(acting_user=request.user, tournament=t,
+                                                 arbiters=_usernames(request.POST.get("arbiters", "")))
+            services.tournament_update(acting_user=request.user, tournament=t, appeal_window_minutes=window)
+        return "Arbiters and the appeal deadline saved."
     return _act(request, slug, act)
 
 

@@ -16,7 +16,7 @@ from typing import Any
 from django.db import transaction
 from rest_framework.serializers import Serializer
 
-from arbitration.access import authorise_ruling
+from arbitration.access import administrator_note, authorise_ruling, result_changed
 from arbitration.clocks import clock_of, db_now
 from arbitration.delay import clock_enforce
 from arbitration.errors import InvalidRuling
@@ -129,6 +129,7 @@ def _ruling_issue(*, acting_user: Any, game_id: int, kind: str, side: str | None
                   payload: dict[str, Any]) -> tuple[Game, Exception | None]:
     game = game_lock(game_id)
     side = authorise_ruling(game, acting_user, kind, side)
+    note, result_before = administrator_note(game, acting_user, note), game.result
     if kind in NEEDS_SIDE and not side:
         raise InvalidRuling(f"A {kind} ruling needs the side it concerns.", code="validation_error", status_code=400,
                             details={"fields": {"side": ["This field is required."]}})
@@ -143,6 +144,8 @@ def _ruling_issue(*, acting_user: Any, game_id: int, kind: str, side: str | None
     if game.status == Game.Status.FINISHED:
         ruling.state = ruling.state.cleared()
     save_game(game, ruling.state)
+    result_changed(game, actor=acting_user, kind=kind, entry_seq=game.log_seq, before=result_before,
+                   after=game.result, note=note)
     return game, None
 
 

@@ -4,9 +4,16 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 
-from accounts.roles import Role, user_roles
+from arbitration.access import (
+    appeal_deadline_passed,
+    appeal_recorded,
+    arbiters,
+    interest_in,
+    is_administrator,
+)
 from arbitration.errors import (
     AppealDecided,
+    AppealTooLate,
     InvalidRuling,
     NotAllowed,
 )
@@ -23,14 +30,16 @@ Kind = LogEntry.Kind
 
 
 def appeal_file(r: Ruling) -> None:
-    """Law 28: a written statement against a ruling goes to a named, disinterested arbiter.
+    """Law 28: a written statement against a ruling goes to a disinterested arbiter, whose decision is final.
 
-    One appeal per ruling: another is refused while the first is open, and once it is decided
-    (the decision is final). The arbiter is a referee or director, and neither the appellant,
-    a player of the game, nor the one who made the ruling appealed.
+    The appellant names nobody: a tournament game's appeal goes to the arbiters its directors
+    named (``Tournament.arbiters``), a standalone game's to the director who created it; only
+    those of them who are disinterested (not a player of the game, not the appellant, not the
+    one who recorded the ruling appealed) may decide it, and there must be one. One appeal per
+    ruling, filed before the tournament's deadline (``access.appeal_deadline_passed``).
     """
     target = entry_of(r.game, r.payload["entry"])
-    statement, arbiter_name = r.payload["statement"], r.payload["arbiter"]
+    statement = r.payload["statement"]
     if is_appeal_decision(target):
         raise AppealDecided(f"Entry #{target.seq} is an appeal decision: it is final (Law 28).",
                             details={"entry": target.seq})
@@ -47,24 +56,41 @@ def appeal_file(r: Ruling) -> None:
             f"Entry #{target.seq} was appealed (entry #{previous.seq}) and the arbiter decided: "
             f"{previous.status}. The decision is final (Law 28).",
             details={"appeal": previous.seq, "decision": previous.status})
-    arbiter = get_user_model().objects.filter(username=arbiter_name, is_active=True).first()
-    if arbiter is None or not ({Role.REFEREE, Role.DIRECTOR} & user_roles(arbiter)):
-        raise InvalidRuling(f"{arbiter_name} is not a referee or director who can arbitrate.",
-                            code="validation_error", status_code=400,
-                            details={"fields": {"arbiter": ["Not a referee or director."]}})
-    if r.actor is not None and arbiter.pk == r.actor.pk:
-        interest = f"{arbiter_name} files the appeal and cannot decide it"
-    elif arbiter.pk in (r.game.black.user_id, r.game.white.user_id):
-        interest = f"{arbiter_name} plays in this game"
-    elif arbiter.pk == target.actor_id:
-        interest = f"{arbiter_name} recorded entry #{target.seq}, the one appealed"
-    else:
-        interest = ""
+    too_late = appeal_deadline_passed(r.game)
+    if too_late:
+        raise AppealTooLate(f"The appeal is too late: {too_late}.", details={"entry": target.seq})
+    appellant = r.actor.pk if r.actor is not None else None
+    named = arbiters(r.game)
+    users = {u.pk: u for u in get_user_model().objects.filter(pk__in=[pk for pk, _ in named], is_active=True)}
+    eligible = [users[pk].username for pk, _ in named if pk in users
+                and not interest_in(r.game, users[pk], target, appellant)]
+    if not eligible and r.game.round_id is not None:
+        raise InvalidRuling(
+            "No disinterested arbiter is named for this game's tournament (Law 28): its directors name one first.",
+            code="no_arbiter", status_code=409, details={"entry": target.seq, "arbiters": [n for _, n in named]})
+    # a standalone game whose director is not disinterested: a federation administrator decides
+    arbiter = ", ".join(eligible) or "a federation administrator"
+    entry = r.log(Kind.APPEAL, law="28", data={"entry": target.seq, "statement": statement, "arbiters": eligible})
+    r.state = r.state.with_appeal(Appeal(seq=entry.seq, entry=target.seq, arbiter=arbiter, side=r.side))
+    appeal_recorded(r.game, actor=r.actor, decided=False,
+                    data={"appeal": entry.seq, "entry": target.seq, "arbiters": eligible, "side": r.side})
+
+
+def may_decide(r: Ruling, appeal: Appeal) -> str:
+    """Returns why the actor may not decide the appeal, or "" (an arbiter it went to, still disinterested)."""
+    if r.actor is None:
+        return "nobody signed in"
+    target = LogEntry.objects.get(game=r.game, seq=appeal.entry)
+    filed = LogEntry.objects.filter(game=r.game, seq=appeal.seq).values_list("actor_id", flat=True).first()
+    interest = interest_in(r.game, r.actor, target, filed)
     if interest:
-        raise InvalidRuling(f"The arbiter must be disinterested (Law 28): {interest}.", code="validation_error",
-                            status_code=400, details={"fields": {"arbiter": [f"Not disinterested: {interest}."]}})
-    entry = r.log(Kind.APPEAL, law="28", data={"entry": target.seq, "statement": statement, "arbiter": arbiter_name})
-    r.state = r.state.with_appeal(Appeal(seq=entry.seq, entry=target.seq, arbiter=arbiter_name, side=r.side))
+        return f"the arbiter must be disinterested (Law 28): {interest}"
+    named = [n.strip() for n in appeal.arbiter.split(",") if n.strip()]
+    if r.actor.username in named and any(pk == r.actor.pk for pk, _ in arbiters(r.game)):
+        return ""
+    if is_administrator(r.actor):
+        return ""
+    return f"only an arbiter it went to ({appeal.arbiter}) may decide it"
 
 
 def appeal_decide(r: Ruling) -> None:
@@ -78,10 +104,11 @@ def appeal_decide(r: Ruling) -> None:
     appeal = r.state.appeal(seq)
     if appeal is None:
         raise InvalidRuling(f"Entry #{seq} is not an appeal of this game.")
-    if r.actor is None or r.actor.username != appeal.arbiter:
-        raise NotAllowed(f"Only the named arbiter ({appeal.arbiter}) may decide this appeal.")
     if appeal.status != APPEAL_OPEN:
         raise AppealDecided(f"Appeal #{seq} was decided ({appeal.status}); the decision is final.")
+    refused = may_decide(r, appeal)
+    if refused:
+        raise NotAllowed(f"You may not decide appeal #{seq}: {refused}.")
     decision, reason = r.payload["decision"], r.payload["reason"]
     result = r.payload.get("result") or None
     if decision == "upheld" and result is not None and result != r.game.result:
@@ -91,6 +118,7 @@ def appeal_decide(r: Ruling) -> None:
     r.state = r.state.with_appeal_status(seq, decision)
     data = {"appeal": seq, "entry": appeal.entry, "decision": decision,
             "result": result if decision == "overturned" else None, "reason": reason}
+    appeal_recorded(r.game, actor=r.actor, decided=True, data=data)
     if decision == "upheld":
         r.log(Kind.APPEAL_DECISION, law="28", data=data, side=r.side or "", note=r.note or reason)
         return

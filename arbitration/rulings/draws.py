@@ -5,10 +5,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from accounts.roles import is_director
 from arbitration.errors import (
     InvalidRuling,
-    NotAllowed,
     RepetitionNotEstablished,
 )
 from arbitration.lifecycle import (
@@ -109,8 +107,6 @@ def resign(r: Ruling) -> None:
 
 def adjudicate(r: Ruling) -> None:
     """The director decides the result, with a reason."""
-    if not is_director(r.actor):
-        raise NotAllowed("Only a tournament director may adjudicate a game.")
     result, reason = r.payload["result"], r.payload["reason"]
     r.log(Kind.ADJUDICATE, side=r.side or "", data={"result": result, "reason": reason})
     finish(r.game, result=result, termination=Termination.ADJUDICATION, actor=r.actor, note=reason)

@@ -64,8 +64,8 @@ FIELDS: dict[str, dict[str, serializers.Field]] = {
     Kind.DRAW_AGREED: {},
     Kind.RESIGN: {},
     Kind.ADJUDICATE: {"result": RESULT, "reason": _text("Why the director decides this result.")},
-    Kind.APPEAL: {"entry": _int("The log entry appealed (its seq)."), "statement": _text("The written statement."),
-                  "arbiter": _text("The arbiter's username.")},
+    Kind.APPEAL: {"entry": _int("The log entry appealed (its seq)."), "statement": _text("The written statement "
+                  "(it goes to the tournament's arbiters, or a standalone game's director; the appellant names nobody).")},
     Kind.APPEAL_DECISION: {
         "appeal": _int("The appeal's log entry (its seq)."),
         "decision": serializers.ChoiceField(choices=["upheld", "overturned"]),
@@ -108,6 +108,10 @@ RULING_REQUEST_SCHEMA = PolymorphicProxySerializer(
 
 def ruling_request_read(kind: str, data: dict[str, Any]) -> dict[str, Any]:
     """Validates a ruling's fields with its kind's serializer; returns them typed (400 naming the fields if not)."""
+    if kind == "appeal" and data.get("arbiter") not in (None, ""):
+        raise InvalidRuling("The appellant names no arbiter (Law 28): the appeal goes to the tournament's arbiters "
+                            "(a standalone game's director).", code="validation_error", status_code=400,
+                            details={"fields": {"arbiter": ["Not accepted: the appellant does not choose who decides."]}})
     serializer = REQUESTS[kind](data={**data, "kind": kind})
     if not serializer.is_valid():
         fields = {name: [str(message) for message in messages] for name, messages in serializer.errors.items()}

@@ -148,16 +148,16 @@ def test_only_a_director_adjudicates_with_a_reason(desk, new_game, director):
     assert (body["result"], body["termination"]) == ("1-0", "adjudication")
 
 
-def test_a_player_appeals_and_the_named_arbiter_overturns_the_forfeit_so_play_resumes(desk, new_game, make_user, players):
-    arbiter = make_user("arb", "referee")
+def test_a_player_appeals_and_the_named_arbiter_overturns_the_forfeit_so_play_resumes(desk, new_game, make_user, players,
+                                                                                      director):
+    arbiter = director  # a standalone game's appeals go to the director who created it
     player = make_user("agnes", "player")
     players[0].user = player
     players[0].save()
     game = new_game()
     desk.rule(game.pk, "false_move", "black", move="11-16")
     forfeit = LogEntry.objects.get(game=game, kind="false_move")
-    status, body = desk.as_user(player).rule(game.pk, "appeal", entry=forfeit.seq, statement="I did not move it",
-                                               arbiter="arb")
+    status, body = desk.as_user(player).rule(game.pk, "appeal", entry=forfeit.seq, statement="I did not move it")
     assert status == 201 and body["appeals"][0]["status"] == "open" and body["appeals"][0]["side"] == "black"
     appeal_seq = body["appeals"][0]["seq"]
     status, body = desk.rule(game.pk, "appeal_decision", appeal=appeal_seq, decision="overturned", reason="no")
@@ -172,15 +172,14 @@ def test_a_player_appeals_and_the_named_arbiter_overturns_the_forfeit_so_play_re
     assert desk.play(game.pk, "11-15")["ply"] == 1
 
 
-def test_the_arbiter_may_set_the_result_and_the_termination_says_appeal_decision(desk, new_game, make_user):
-    make_user("arb", "referee")
+def test_the_arbiter_may_set_the_result_and_the_termination_says_appeal_decision(desk, new_game, director):
     game = new_game()
     desk.rule(game.pk, "resign", "white")
     resign = LogEntry.objects.get(game=game, kind="resign")
-    _, body = desk.rule(game.pk, "appeal", "white", entry=resign.seq, statement="I offered a draw", arbiter="arb")
+    _, body = desk.rule(game.pk, "appeal", "white", entry=resign.seq, statement="I offered a draw")
     from django.contrib.auth.models import User
 
-    arbiter_desk = desk.as_user(User.objects.get(username="arb"))
+    arbiter_desk = desk.as_user(User.objects.get(username="dir"))
     status, body = arbiter_desk.rule(game.pk, "appeal_decision", appeal=body["appeals"][0]["seq"],
                                      decision="overturned", result="1/2-1/2", reason="a draw was agreed first")
     assert (body["status"], body["result"], body["termination"]) == ("finished", "1/2-1/2", "appeal_decision")
@@ -190,7 +189,7 @@ def test_a_player_may_appeal_only_on_his_own_game(desk, new_game, make_user):
     make_user("arb", "referee")
     stranger = make_user("stranger", "player")
     game = new_game()
-    status, body = desk.as_user(stranger).rule(game.pk, "appeal", entry=1, statement="x", arbiter="arb")
+    status, body = desk.as_user(stranger).rule(game.pk, "appeal", entry=1, statement="x")
     assert (status, body["error"]["code"]) == (403, "permission_denied")
 
 

@@ -270,6 +270,8 @@ def test_a_director_links_a_players_user_account(api, player_user, make_user):
     ann = Player.objects.get(name="Ann")
     assert ann.user == player_user
     bob = Player.objects.create(name="Bob")
+    api.post(BASE, {"name": "Club", "slug": "club"}, format="json")  # only a director of his tournament changes him
+    assert api.post(f"{BASE}club/entries/", {"player": bob.pk}, format="json").status_code == 201
     _error(api.patch(f"/api/v1/players/{bob.pk}/", {"user": player_user.username}, format="json"), 400,
            "validation_error")
     _error(api.patch(f"/api/v1/players/{bob.pk}/", {"user": "nobody"}, format="json"), 400, "validation_error")

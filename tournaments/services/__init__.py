@@ -7,7 +7,8 @@ function, no circle):
 2. ``pure``: the bridge to the pure algorithms (pairing, lots, ballots, scoring, ratings);
    imports no other module of the package.
 3. ``access``: what every write shares: ``tournament_lock``, ``authorise_director``,
-   ``log_write``.
+   ``log_write``; then ``hook``: what the tournament answers ``arbitration.access`` about its
+   games (who directs and referees them, its arbiters, its log of result changes).
 4. ``outcomes``: the reads the writes need (``match_outcomes``, ``standings_rows``);
    ``tournaments.selectors`` re-exports them and imports nothing else from here but ``pure``.
 5. ``ratings``: the Glicko-2 update of a finished, rated tournament.
@@ -48,8 +49,10 @@ from tournaments.services.tournaments import (
     entries_add,
     entry_add,
     entry_withdraw,
+    may_edit_player,
     player_create,
     player_update,
+    tournament_arbiters_set,
     tournament_create,
     tournament_referees_set,
     tournament_status_set,
@@ -60,7 +63,7 @@ __all__ = [
     "ALLOWED_TRANSITIONS", "EntryConflict", "InvalidInput", "NotDirector", "PairingUnavailable", "RoundConflict",
     "RoundNotFound", "StatusTransitionRefused", "TournamentNotFound", "WrongTournamentStatus", "authorise_director",
     "entries_add", "entry_add", "entry_withdraw", "game_result_set", "is_director_of", "knockout_extend_tied", "match_forfeit_set",
-    "match_game_finished", "player_create", "player_update",
-    "ratings_update", "round_discard", "round_pair", "round_pairings_edit", "round_publish", "tournament_create",
+    "match_game_finished", "may_edit_player", "player_create", "player_update",
+    "ratings_update", "round_discard", "round_pair", "round_pairings_edit", "round_publish", "tournament_arbiters_set", "tournament_create",
     "tournament_referees_set", "tournament_status_set", "tournament_update",
 ]

@@ -17,7 +17,13 @@ from tournaments.services.errors import NotDirector
 def log_write(*, tournament: Tournament, kind: str, actor: Any = None, reason: str = "",
               data: dict[str, Any] | None = None, from_status: str = "", to_status: str = "",
               supersedes: TournamentLog | None = None) -> TournamentLog:
-    """Appends a row to the tournament's log (never edited afterwards), chained under the record key."""
+    """Appends a row to the tournament's log (never edited afterwards), chained under the record key.
+
+    A superuser who does not direct the tournament acts as federation administrator: the row says so
+    (``data["as"]``).
+    """
+    if getattr(actor, "is_superuser", False) and not tournament.directors.filter(pk=actor.pk).exists():
+        data = {**(data or {}), "as": "federation administrator"}
     return log_append(
         tournament=tournament, kind=kind, actor_id=actor.pk if getattr(actor, "is_authenticated", False) else None,
         reason=reason, data=data or {}, from_status=from_status, to_status=to_status, supersedes=supersedes,

@@ -21,6 +21,7 @@ from games.models import Game
 from tournaments.models import Match, MatchGame, Round, Tournament, TournamentLog
 from tournaments.services.access import authorise_director, log_write, tournament_lock
 from tournaments.services.errors import InvalidInput, RoundConflict, WrongTournamentStatus
+from tournaments.services.hook import result_recorded_by_service
 from tournaments.services.outcomes import match_outcomes
 from tournaments.services.rounds import knockout_extend_tied
 
@@ -54,16 +55,17 @@ def game_result_set(*, acting_user: Any, tournament: Tournament, game_id: int, r
     match_game = MatchGame.objects.filter(game=game).select_related("match__round").first()
     knockout_match = match_game.match if match_game and tournament.format == Tournament.Format.KNOCKOUT else None
     winner_before = _knockout_winner(tournament, knockout_match) if knockout_match else None
-    if game.status == Game.Status.FINISHED:
-        if game.result == result:
-            raise RoundConflict(f"Game {game_id} already has the result {result}.")
-        end = (LogEntry.objects.filter(game=game, kind=LogEntry.Kind.GAME_END, superseded_by__isnull=True)
-               .order_by("-seq").first())
-        if end is not None:
-            ruling_issue(acting_user=acting_user, game_id=game.pk, kind=LogEntry.Kind.CORRECTION, note=reason,
-                         payload={"entry": end.seq, "reason": reason})
-    ruling_issue(acting_user=acting_user, game_id=game.pk, kind=LogEntry.Kind.ADJUDICATE, note=reason,
-                 payload={"result": result, "reason": reason})
+    if game.status == Game.Status.FINISHED and game.result == result:
+        raise RoundConflict(f"Game {game_id} already has the result {result}.")
+    with result_recorded_by_service():  # the row below records both rulings
+        if game.status == Game.Status.FINISHED:
+            end = (LogEntry.objects.filter(game=game, kind=LogEntry.Kind.GAME_END, superseded_by__isnull=True)
+                   .order_by("-seq").first())
+            if end is not None:
+                ruling_issue(acting_user=acting_user, game_id=game.pk, kind=LogEntry.Kind.CORRECTION, note=reason,
+                             payload={"entry": end.seq, "reason": reason})
+        ruling_issue(acting_user=acting_user, game_id=game.pk, kind=LogEntry.Kind.ADJUDICATE, note=reason,
+                     payload={"result": result, "reason": reason})
     game.refresh_from_db()
     previous = (TournamentLog.objects.filter(tournament=tournament, data__game=game.pk,
                                              kind__in=[TournamentLog.Kind.RESULT_RECORDED,

@@ -393,6 +393,12 @@ def _ballots_used(tournament: Tournament) -> list[int]:
     return [number for _index, number in sorted(drawn)]
 
 
+def linked_users(*player_ids: int | None) -> set[int]:
+    """Returns the user accounts linked to the players (a referee linked to one never referees the game)."""
+    return set(Player.objects.filter(pk__in=[p for p in player_ids if p], user__isnull=False)
+               .values_list("user_id", flat=True))
+
+
 def match_games_create(*, acting_user: Any, tournament: Tournament, match: Match, first: int, count: int,
                        referee_of: Any, used: list[int]) -> None:
     """Creates games ``first``..``first+count-1`` of a match (``used``: the ballots drawn so far, extended).
@@ -417,7 +423,7 @@ def match_games_create(*, acting_user: Any, tournament: Tournament, match: Match
         ballot = dealt[(number - first) // 2] if dealt else None
         game = game_create(
             acting_user=acting_user, black=black, white=white, rule_set=tournament.rule_set,
-            referees=referee_of(), start_fen=ballot["fen"] if ballot else "",
+            referees=referee_of(linked_users(black, white)), start_fen=ballot["fen"] if ballot else "",
             progress_rule=tournament.progress_rule, repetition_threshold=tournament.repetition_threshold,
             round=match.round, clock=tournament.clock_control or None,
         )
@@ -440,7 +446,7 @@ def knockout_extend_tied(*, acting_user: Any, round_: Round, trigger: str = "") 
            and o.games_total and o.games_finished == o.games_total]
     if not due:
         return []
-    referees = list(tournament.referees.order_by("username").values_list("username", flat=True))
+    referees = list(tournament.referees.order_by("username").values_list("username", "pk"))
     used = _ballots_used(tournament)
     boards = []
     for outcome in sorted(due, key=lambda o: o.board):
@@ -450,7 +456,7 @@ def knockout_extend_tied(*, acting_user: Any, round_: Round, trigger: str = "") 
         first = outcome.games_total + 1
         match_games_create(
             acting_user=acting_user, tournament=tournament, match=match, first=first, count=2,
-            referee_of=(lambda: referees[:1]), used=used,
+            referee_of=(lambda linked: [name for name, pk in referees if pk not in linked][:1]), used=used,
         )
         match.save(update_fields=["ballots", "ballot_seed"])
         data = {"round": round_.number, "board": match.board, "games": [first, first + 1],
@@ -489,15 +495,17 @@ def round_publish(*, acting_user: Any, tournament: Tournament, number: int) -> R
         raise RoundConflict(
             f"The preview of round {number} is out of date: {' '.join(stale)} Pair the round again (discard the "
             "preview, then pair) or edit its pairings, then publish.", details={"round": number, "problems": stale})
-    referees = list(tournament.referees.order_by("username").values_list("username", flat=True))
+    referees = list(tournament.referees.order_by("username").values_list("username", "pk"))
     turn = {"n": 0}
 
-    def referee_of() -> list[str]:
-        if not referees:
-            return []
-        name = referees[turn["n"] % len(referees)]
-        turn["n"] += 1
-        return [name]
+    def referee_of(linked: set[int]) -> list[str]:
+        """The next referee in turn who is not linked to a player of the game (none judges himself)."""
+        for _ in range(len(referees)):
+            name, pk = referees[turn["n"] % len(referees)]
+            turn["n"] += 1
+            if pk not in linked:
+                return [name]
+        return []
 
     used = _ballots_used(tournament)
     for match in round_.matches.order_by("board"):

@@ -9,9 +9,10 @@ from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
 from accounts.roles import Role, is_director, user_roles
+from arbitration.services import game_referee_remove
 from arbitration.timecontrol import ClockControl, ClockControlError
 from games.models import Game, ProgressRule, RuleSet
-from players.models import Player
+from players.models import Player, PlayerLog
 from tournaments.models import Entry, Round, Tournament, TournamentLog
 from tournaments.scoring import TIEBREAKS
 from tournaments.services.access import authorise_director, log_write, tournament_lock
@@ -28,13 +29,17 @@ from tournaments.services.rounds import round_status_set
 
 Status = Tournament.Status
 
-#: The only steps a tournament's status may take: forward, one at a time.
+#: The only steps a tournament's status may take: forward, one at a time; a finished tournament is
+#: reopened (running) only with a reason (``REASON_REQUIRED``).
 ALLOWED_TRANSITIONS: dict[str, tuple[str, ...]] = {
     Status.DRAFT: (Status.REGISTRATION,),
     Status.REGISTRATION: (Status.RUNNING,),
     Status.RUNNING: (Status.FINISHED,),
-    Status.FINISHED: (),
+    Status.FINISHED: (Status.RUNNING,),
 }
+
+#: Steps that need a reason on the log.
+REASON_REQUIRED = {(Status.FINISHED, Status.RUNNING)}
 
 DEFAULT_TIEBREAKS = ["sonneborn_berger", "head_to_head", "wins", "game_points"]
 SWISS_TIEBREAKS = ["buchholz", "median_buchholz", "sonneborn_berger", "wins", "game_points"]
@@ -42,14 +47,14 @@ KNOWN_TIEBREAKS = TIEBREAKS
 RESERVED_SLUGS = {"me", "manage", "players"}
 
 
-def _referee_users(usernames: list[str] | tuple[str, ...]) -> list[Any]:
+def _referee_users(usernames: list[str] | tuple[str, ...], field: str = "referees") -> list[Any]:
     wanted = list(dict.fromkeys(u.strip() for u in usernames if u and u.strip()))
     if not wanted:
         return []
     found = {u.username: u for u in get_user_model().objects.filter(username__in=wanted).prefetch_related("groups")}
     bad = [name for name in wanted if name not in found or not ({Role.REFEREE, Role.DIRECTOR} & user_roles(found[name]))]
     if bad:
-        raise InvalidInput.field("referees", f"Not a user with the referee or director role: {', '.join(bad)}.")
+        raise InvalidInput.field(field, f"Not a user with the referee or director role: {', '.join(bad)}.")
     return [found[name] for name in wanted]
 
 
@@ -104,6 +109,7 @@ def tournament_create(
     venue: str = "", start_date: Any = None, end_date: Any = None, clock_control: dict | None = None,
     tiebreaks: list[str] | None = None, rated: bool = False, match_points_win: int = 2,
     match_points_draw: int = 1, match_points_loss: int = 0, knockout_extra_blocks: int | None = None,
+    arbiters: list[str] | tuple[str, ...] = (), appeal_window_minutes: int | None = None,
 ) -> Tournament:
     """Creates a tournament in draft; the creator becomes one of its directors.
 
@@ -136,6 +142,7 @@ def tournament_create(
     if errors:
         raise InvalidInput("Some fields are invalid: " + ", ".join(errors) + ".", details={"fields": errors})
     referee_users = _referee_users(referees)
+    arbiter_users = _referee_users(arbiters, field="arbiters")
     if tiebreaks is None:
         tiebreaks = list(SWISS_TIEBREAKS if format == Tournament.Format.SWISS else DEFAULT_TIEBREAKS)
     tournament = Tournament.objects.create(
@@ -144,13 +151,17 @@ def tournament_create(
         venue=venue or "", start_date=start_date, end_date=end_date, clock_control=clock_control,
         tiebreaks=tiebreaks, rated=rated, match_points_win=match_points_win, match_points_draw=match_points_draw,
         match_points_loss=match_points_loss, knockout_extra_blocks=knockout_extra_blocks,
+        appeal_window_minutes=appeal_window_minutes,
     )
     tournament.directors.add(acting_user)
     if referee_users:
         tournament.referees.set(referee_users)
+    if arbiter_users:
+        tournament.arbiters.set(arbiter_users)
     log_write(tournament=tournament, kind=TournamentLog.Kind.CREATED, actor=acting_user, to_status=tournament.status,
               data={**{k: v for k, v in settings.items() if k != "tiebreaks"}, "tiebreaks": tiebreaks,
-                    "referees": [u.username for u in referee_users], "clock": clock_control})
+                    "referees": [u.username for u in referee_users], "clock": clock_control,
+                    "arbiters": [u.username for u in arbiter_users], "appeal_window_minutes": appeal_window_minutes})
     return tournament
 
 
@@ -163,6 +174,7 @@ EDITABLE_UNTIL: dict[str, tuple[str, ...]] = {
     "clock_control": (Status.DRAFT, Status.REGISTRATION, Status.RUNNING),
     "tiebreaks": (Status.DRAFT, Status.REGISTRATION),
     "rated": (Status.DRAFT, Status.REGISTRATION),
+    "appeal_window_minutes": (Status.DRAFT, Status.REGISTRATION, Status.RUNNING),
 }
 
 
@@ -224,22 +236,66 @@ def _plain(value: Any) -> Any:
 
 @transaction.atomic
 def tournament_referees_set(*, acting_user: Any, tournament: Tournament, referees: list[str]) -> Tournament:
-    """Sets the tournament's referees (games of rounds published later are assigned from them)."""
+    """Sets the tournament's referees (games of rounds published later are assigned from them).
+
+    A referee removed is taken off the tournament's unfinished games (each on its game's log,
+    and on the tournament's); ``tournament.games_needing_referee`` lists the games left with no
+    referee, for the director to assign one (``POST /api/v1/games/{id}/referees/``).
+    """
     tournament = tournament_lock(tournament)
     authorise_director(tournament, acting_user)
     users = _referee_users(referees)
+    before = set(tournament.referees.values_list("pk", flat=True))
     tournament.referees.set(users)
     log_write(tournament=tournament, kind=TournamentLog.Kind.REFEREES_ASSIGNED, actor=acting_user,
               data={"referees": [u.username for u in users]})
+    removed = before - {u.pk for u in users}
+    needing: list[int] = []
+    for referee in get_user_model().objects.filter(pk__in=removed).order_by("username"):
+        games = list(Game.objects.filter(round__tournament=tournament, referees=referee)
+                     .exclude(status=Game.Status.FINISHED).order_by("id").values_list("id", flat=True))
+        left_without = []
+        for game_id in games:
+            if not game_referee_remove(acting_user=acting_user, game_id=game_id, referee=referee,
+                                       reason=f"{referee.username} is no longer a referee of the tournament."):
+                left_without.append(game_id)
+        if games:
+            log_write(tournament=tournament, kind=TournamentLog.Kind.REFEREE_REMOVED, actor=acting_user,
+                      data={"referee": referee.username, "games": games, "need_referee": left_without})
+        needing += left_without
+    tournament.games_needing_referee = sorted(set(needing) | set(
+        Game.objects.filter(round__tournament=tournament, referees__isnull=True)
+        .exclude(status=Game.Status.FINISHED).values_list("id", flat=True)))
+    return tournament
+
+
+@transaction.atomic
+def tournament_arbiters_set(*, acting_user: Any, tournament: Tournament, arbiters: list[str]) -> Tournament:
+    """Names who decides appeals on the tournament's games (Law 28): users with the referee or director role.
+
+    Each appeal is decided by one of them who is disinterested in it (not a player of the
+    game, not the one who made the ruling appealed, not the appellant).
+    """
+    tournament = tournament_lock(tournament)
+    authorise_director(tournament, acting_user)
+    if tournament.status == Status.FINISHED:
+        raise WrongTournamentStatus("The tournament is finished.")
+    users = _referee_users(arbiters, field="arbiters")
+    before = sorted(tournament.arbiters.values_list("username", flat=True))
+    tournament.arbiters.set(users)
+    log_write(tournament=tournament, kind=TournamentLog.Kind.ARBITERS_NAMED, actor=acting_user,
+              data={"before": before, "after": [u.username for u in users]})
     return tournament
 
 
 @transaction.atomic
 def tournament_status_set(*, acting_user: Any, tournament: Tournament, status: str, reason: str = "") -> Tournament:
-    """Moves the status one allowed step forward (ALLOWED_TRANSITIONS) and logs it.
+    """Moves the status one allowed step (ALLOWED_TRANSITIONS) and logs it.
 
     Starting assigns the players' seeds (by rating); finishing needs every published game
-    finished and no preview pending, and updates the ratings of a rated tournament.
+    finished and no preview pending, and updates the ratings of a rated tournament. Reopening
+    a finished tournament (back to running, so that its games may be corrected) needs a reason,
+    and is refused once its ratings were computed (they are final).
     """
     tournament = tournament_lock(tournament)
     authorise_director(tournament, acting_user)
@@ -250,11 +306,20 @@ def tournament_status_set(*, acting_user: Any, tournament: Tournament, status: s
     if status not in allowed:
         nxt = allowed[0] if allowed else None
         raise StatusTransitionRefused(
-            f"The tournament is {current}; it can move only to {nxt}." if nxt
+            f"The tournament is {current}; it can move only to {nxt}" + (" (reopened, with a reason)."
+                                                                         if current == Status.FINISHED else ".")
+            if nxt
             else f"The tournament is {current}; its status cannot change any more.",
             details={"status": current, "requested": status, "allowed": list(allowed)},
         )
-    if status == Status.RUNNING:
+    reason = (reason or "").strip()
+    if (current, status) in REASON_REQUIRED and not reason:
+        raise InvalidInput.field("reason", f"Say why the tournament goes from {current} back to {status} "
+                                           "(it goes on its log).")
+    if current == Status.FINISHED and tournament.rating_history.exists():
+        raise StatusTransitionRefused("The tournament's ratings were computed from its results: they are final, "
+                                      "and it cannot be reopened.", details={"status": current, "requested": status})
+    if status == Status.RUNNING and current != Status.FINISHED:
         _check_can_start(tournament)
         _seed_entries(tournament)
     if status == Status.FINISHED:
@@ -399,8 +464,30 @@ def player_create(*, acting_user: Any, name: str, club: str = "", federation: st
     if federation_id and Player.objects.filter(federation=federation, federation_id=federation_id).exists():
         raise InvalidInput.field("federation_id", f"{federation} {federation_id} is already registered.")
     _check_user_free(user, None)
-    return Player.objects.create(name=name, club=club.strip(), federation=federation.strip(),
-                                 federation_id=federation_id.strip(), rating=rating, user=user)
+    player = Player.objects.create(name=name, club=club.strip(), federation=federation.strip(),
+                                   federation_id=federation_id.strip(), rating=rating, user=user)
+    PlayerLog.objects.create(player=player, kind=PlayerLog.Kind.CREATED, actor=acting_user,
+                             as_administrator=bool(acting_user.is_superuser),
+                             changes={name: {"before": None, "after": _player_value(player, name)}
+                                      for name in PLAYER_FIELDS if _player_value(player, name) not in (None, "")})
+    return player
+
+
+def _player_value(player: Player, name: str) -> Any:
+    """Returns a player's field as the registry's log keeps it (the linked account by username)."""
+    if name == "user":
+        return player.user.username if player.user_id else None
+    return getattr(player, name)
+
+
+def may_edit_player(player: Player, user: Any) -> bool:
+    """Tells whether the user may change the player: an administrator, or a director of a tournament he is
+    entered in."""
+    if user is None or not user.is_authenticated:
+        return False
+    if user.is_superuser:
+        return True
+    return is_director(user) and Tournament.objects.filter(entries__player=player, directors=user).exists()
 
 
 def _check_user_free(user: Any, player: Player | None) -> None:
@@ -417,10 +504,15 @@ PLAYER_FIELDS = ("name", "club", "federation", "federation_id", "rating", "user"
 
 @transaction.atomic
 def player_update(*, acting_user: Any, player: Player, **changes: Any) -> Player:
-    """Changes a player's details (a director's job), e.g. links his user account (``user``; None unlinks)."""
-    if not is_director(acting_user):
-        raise NotDirector("Only a tournament director may change a player.")
-    player = Player.objects.select_for_update().get(pk=player.pk)
+    """Changes a player's details, e.g. links his user account (``user``; None unlinks), and logs each change.
+
+    Only a director of a tournament the player is entered in, or an administrator, may; the
+    registry's log (``PlayerLog``) keeps every field before and after.
+    """
+    player = Player.objects.select_for_update(of=("self",)).select_related("user").get(pk=player.pk)
+    if not may_edit_player(player, acting_user):
+        raise NotDirector("Only a director of a tournament this player is entered in, or an administrator, "
+                          "may change him.")
     unknown = sorted(set(changes) - set(PLAYER_FIELDS))
     if unknown:
         raise InvalidInput("Some fields cannot be changed: " + ", ".join(unknown) + ".",
@@ -438,8 +530,13 @@ def player_update(*, acting_user: Any, player: Player, **changes: Any) -> Player
     if "user" in changes:
         _check_user_free(changes["user"], player)
     changed = [name for name in changes if getattr(player, name) != changes[name]]
+    before = {name: _player_value(player, name) for name in changed}
     for name in changed:
         setattr(player, name, changes[name])
     if changed:
         player.save(update_fields=changed)
+        PlayerLog.objects.create(player=player, kind=PlayerLog.Kind.CHANGED, actor=acting_user,
+                                 as_administrator=bool(acting_user.is_superuser),
+                                 changes={name: {"before": before[name], "after": _player_value(player, name)}
+                                          for name in changed})
     return player

@@ -1,0 +1,95 @@
+"""What the tournaments app answers arbitration about the games of its rounds (``arbitration.access``).
+
+Registered in ``TournamentsConfig.ready()``. ``authority`` is the access check of every write
+to a tournament game: one indexed query (the round's tournament, its status, and whether the
+user directs it, referees it now, holds the director role). ``result_changed`` writes the
+tournament's log row of a ruling that changed a result, in the ruling's transaction.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from contextvars import ContextVar
+from datetime import timedelta
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db.models import Exists, OuterRef
+from django.utils import timezone
+
+from accounts.roles import Role
+from arbitration.access import Authority
+from games.models import Game
+from tournaments.models import Round, Tournament, TournamentLog
+from tournaments.services.access import log_write
+
+#: Set while a tournament service records a result itself (its own log row says it all).
+_recorded_by_service: ContextVar[bool] = ContextVar("result_recorded_by_service", default=False)
+
+
+@contextmanager
+def result_recorded_by_service() -> Any:
+    """Within it, rulings that change a result write no ``game_ruling`` row: the calling service logs it."""
+    token = _recorded_by_service.set(True)
+    try:
+        yield
+    finally:
+        _recorded_by_service.reset(token)
+
+
+class TournamentHook:
+    """Answers ``arbitration.access`` for a game of a tournament."""
+
+    def authority(self, game: Game, user: Any) -> Authority:
+        directors = Tournament.directors.through.objects.filter(tournament_id=OuterRef("tournament_id"),
+                                                                user_id=user.pk)
+        referees = Tournament.referees.through.objects.filter(tournament_id=OuterRef("tournament_id"),
+                                                              user_id=user.pk)
+        role = get_user_model().groups.through.objects.filter(user_id=user.pk, group__name=Role.DIRECTOR)
+        row = (Round.objects.filter(pk=game.round_id)
+               .annotate(director=Exists(directors), referee=Exists(referees), role=Exists(role))
+               .values_list("tournament__slug", "tournament__status", "director", "referee", "role").first())
+        if row is None:
+            return Authority(tournament="?")
+        slug, status, director, referee, role = row
+        return Authority(tournament=slug, is_director=bool(director and (role or user.is_superuser)),
+                         is_referee=bool(referee), finished=status == Tournament.Status.FINISHED)
+
+    def arbiters(self, game: Game) -> list[tuple[int, str]]:
+        tournament_id = Round.objects.filter(pk=game.round_id).values_list("tournament_id", flat=True).first()
+        return list(Tournament.arbiters.through.objects.filter(tournament_id=tournament_id)
+                    .order_by("user__username").values_list("user_id", "user__username"))
+
+    def appeal_deadline_passed(self, game: Game) -> str:
+        round_ = Round.objects.select_related("tournament").filter(pk=game.round_id).first()
+        if round_ is None:
+            return ""
+        minutes = round_.tournament.appeal_window_minutes
+        if minutes is not None:
+            if game.finished_at is not None and timezone.now() > game.finished_at + timedelta(minutes=minutes):
+                return f"appeals are filed within {minutes} minutes of the game's end"
+            return ""
+        later = (Round.objects.filter(tournament_id=round_.tournament_id, number__gt=round_.number)
+                 .exclude(status=Round.Status.PREVIEW).order_by("number").values_list("number", flat=True).first())
+        if later is not None:
+            return f"round {later} is published: appeals on round {round_.number} are closed"
+        return ""
+
+    def result_changed(self, game: Game, *, actor: Any, kind: str, entry_seq: int, before: str | None,
+                       after: str | None, note: str, administrator: bool) -> None:
+        if _recorded_by_service.get():
+            return
+        tournament = Tournament.objects.only("pk").get(rounds__pk=game.round_id)
+        data = {"game": game.pk, "entry": entry_seq, "ruling": kind, "before": before, "result": after}
+        if administrator:
+            data["as"] = "federation administrator"
+        log_write(tournament=tournament, kind=TournamentLog.Kind.GAME_RULING, actor=actor, reason=note, data=data)
+
+    def appeal_recorded(self, game: Game, *, actor: Any, decided: bool, data: dict[str, Any]) -> None:
+        tournament = Tournament.objects.only("pk").get(rounds__pk=game.round_id)
+        kind = TournamentLog.Kind.APPEAL_DECIDED if decided else TournamentLog.Kind.APPEAL_FILED
+        log_write(tournament=tournament, kind=kind, actor=actor, reason=str(data.get("reason") or ""),
+                  data={"game": game.pk, **data})
+
+
+hook = TournamentHook()
