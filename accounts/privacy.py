@@ -14,7 +14,7 @@ from typing import Any
 OFFICIAL = "official"
 
 # Keys of log entries' ``data`` that hold usernames, and what stands for each name.
-_DATA_NAMES = {"arbiter": OFFICIAL, "referees": "referee", "directors": "director"}
+_DATA_NAMES = {"arbiter": OFFICIAL, "referees": "referee", "directors": "director", "arbiters": "arbiter"}
 
 
 def names_shown_to(user: Any) -> bool:

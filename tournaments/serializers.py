@@ -134,6 +134,8 @@ class TournamentSerializer(serializers.ModelSerializer):
         if _names_hidden_in(self.context):
             data["directors"] = names_hidden(data["directors"], "director")
             data["referees"] = names_hidden(data["referees"], "referee")
+            if "arbiters" in data:
+                data["arbiters"] = names_hidden(data["arbiters"], "arbiter")
         return data
 
 
