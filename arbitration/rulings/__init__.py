@@ -66,34 +66,36 @@ class RulingSpec:
     handler: Callable[[Ruling], None]
 
 
-#: Every kind of ruling: what its request holds and what applies it.
-RULINGS: dict[str, RulingSpec] = {
-    Kind.FALSE_MOVE: RulingSpec(REQUESTS[Kind.FALSE_MOVE], penalties.false_move),
-    Kind.TOUCH_OFFENCE: RulingSpec(REQUESTS[Kind.TOUCH_OFFENCE], lambda r: penalties.offence(r, Kind.TOUCH_OFFENCE)),
-    Kind.TOUCHED_PIECE_NOT_PLAYED: RulingSpec(REQUESTS[Kind.TOUCHED_PIECE_NOT_PLAYED], penalties.touched_piece_not_played),
-    Kind.OVER_THE_ANGLE: RulingSpec(REQUESTS[Kind.OVER_THE_ANGLE], penalties.over_the_angle),
-    Kind.OWN_PIECE_REMOVED: RulingSpec(REQUESTS[Kind.OWN_PIECE_REMOVED], choices.own_piece_removed),
-    Kind.NOT_CROWNED: RulingSpec(REQUESTS[Kind.NOT_CROWNED], corrections.not_crowned),
-    Kind.HUFF: RulingSpec(REQUESTS[Kind.HUFF], choices.huff),
-    Kind.COMPEL: RulingSpec(REQUESTS[Kind.COMPEL], choices.compel),
-    Kind.LET_STAND: RulingSpec(REQUESTS[Kind.LET_STAND], choices.let_stand),
-    Kind.CONDUCT: RulingSpec(REQUESTS[Kind.CONDUCT], lambda r: penalties.offence(r, Kind.CONDUCT)),
-    Kind.LEFT_ROOM: RulingSpec(REQUESTS[Kind.LEFT_ROOM], lambda r: penalties.offence(r, Kind.LEFT_ROOM)),
-    Kind.SPECTATOR: RulingSpec(REQUESTS[Kind.SPECTATOR], penalties.spectator),
-    Kind.FORTY_MOVE_NOTICE: RulingSpec(REQUESTS[Kind.FORTY_MOVE_NOTICE], draws.forty_move_notice),
-    Kind.FORTY_MOVE_RULING: RulingSpec(REQUESTS[Kind.FORTY_MOVE_RULING], draws.forty_move_ruling),
-    Kind.REPETITION_CLAIM: RulingSpec(REQUESTS[Kind.REPETITION_CLAIM], draws.repetition_claim),
-    Kind.DRAW_AGREED: RulingSpec(REQUESTS[Kind.DRAW_AGREED], draws.draw_agreed),
-    Kind.RESIGN: RulingSpec(REQUESTS[Kind.RESIGN], draws.resign),
-    Kind.ADJUDICATE: RulingSpec(REQUESTS[Kind.ADJUDICATE], draws.adjudicate),
-    Kind.APPEAL: RulingSpec(REQUESTS[Kind.APPEAL], appeals.appeal_file),
-    Kind.APPEAL_DECISION: RulingSpec(REQUESTS[Kind.APPEAL_DECISION], appeals.appeal_decide),
-    Kind.CORRECTION: RulingSpec(REQUESTS[Kind.CORRECTION], corrections.correction),
-    Kind.CLOCK_START: RulingSpec(REQUESTS[Kind.CLOCK_START], clocks.clock_start),
-    Kind.CLOCK_PAUSE: RulingSpec(REQUESTS[Kind.CLOCK_PAUSE], clocks.clock_pause),
-    Kind.CLOCK_RESUME: RulingSpec(REQUESTS[Kind.CLOCK_RESUME], clocks.clock_resume),
-    Kind.CLOCK_ADJUST: RulingSpec(REQUESTS[Kind.CLOCK_ADJUST], clocks.clock_adjust),
+_HANDLERS: dict[str, Callable[[Ruling], None]] = {
+    Kind.FALSE_MOVE: penalties.false_move,
+    Kind.TOUCH_OFFENCE: lambda r: penalties.offence(r, Kind.TOUCH_OFFENCE),
+    Kind.TOUCHED_PIECE_NOT_PLAYED: penalties.touched_piece_not_played,
+    Kind.OVER_THE_ANGLE: penalties.over_the_angle,
+    Kind.OWN_PIECE_REMOVED: choices.own_piece_removed,
+    Kind.NOT_CROWNED: corrections.not_crowned,
+    Kind.HUFF: choices.huff,
+    Kind.COMPEL: choices.compel,
+    Kind.LET_STAND: choices.let_stand,
+    Kind.CONDUCT: lambda r: penalties.offence(r, Kind.CONDUCT),
+    Kind.LEFT_ROOM: lambda r: penalties.offence(r, Kind.LEFT_ROOM),
+    Kind.SPECTATOR: penalties.spectator,
+    Kind.FORTY_MOVE_NOTICE: draws.forty_move_notice,
+    Kind.FORTY_MOVE_RULING: draws.forty_move_ruling,
+    Kind.REPETITION_CLAIM: draws.repetition_claim,
+    Kind.DRAW_AGREED: draws.draw_agreed,
+    Kind.RESIGN: draws.resign,
+    Kind.ADJUDICATE: draws.adjudicate,
+    Kind.APPEAL: appeals.appeal_file,
+    Kind.APPEAL_DECISION: appeals.appeal_decide,
+    Kind.CORRECTION: corrections.correction,
+    Kind.CLOCK_START: clocks.clock_start,
+    Kind.CLOCK_PAUSE: clocks.clock_pause,
+    Kind.CLOCK_RESUME: clocks.clock_resume,
+    Kind.CLOCK_ADJUST: clocks.clock_adjust,
 }
+
+#: Every kind of ruling: what its request holds (``requests.FIELDS``) and what applies it.
+RULINGS: dict[str, RulingSpec] = {kind: RulingSpec(REQUESTS[kind], handler) for kind, handler in _HANDLERS.items()}
 
 
 def ruling_issue(*, acting_user: Any, game_id: int, kind: str, side: str | None = None, note: str = "",

@@ -8,6 +8,7 @@ project's error shape naming the fields. The OpenAPI schema documents the body o
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from drf_spectacular.utils import PolymorphicProxySerializer
@@ -91,7 +92,7 @@ def _class_name(kind: str) -> str:
 def _request_class(kind: str, fields: dict[str, serializers.Field]) -> type[serializers.Serializer]:
     attrs: dict[str, Any] = {
         "kind": serializers.ChoiceField(choices=[str(kind)]),
-        **{name: field.__class__(*field._args, **field._kwargs) for name, field in fields.items()},
+        **{name: copy.deepcopy(field) for name, field in fields.items()},
         "__doc__": f"A {kind} ruling.",
         "__module__": __name__,
     }
