@@ -28,8 +28,8 @@ from core.chain import (
 )
 from games.models import Game, Move
 
-__all__ = ["GENESIS_HASH", "Verification", "entry_content", "entry_id_sql", "head_text", "log_append",
-           "log_verify", "log_verify_head"]
+__all__ = ["GENESIS_HASH", "Verification", "entry_content", "entry_id_sql", "head_mismatch", "head_text",
+           "kept_head_check", "log_append", "log_verify", "log_verify_head"]
 
 
 def _iso(moment: datetime) -> str:
@@ -199,45 +199,62 @@ def log_verify_head(game: Any, kept: str) -> Verification:
     outcome = log_verify(game)
     if not outcome.valid:
         return outcome
+    rows = LogEntry.objects.filter(game_id=game.pk)
+    return kept_head_check(outcome, kept, hash_at=lambda seq: rows.filter(seq=seq).values_list("hash", flat=True)
+                           .first(), hash_exists=lambda digest: rows.filter(hash=digest).exists())
+
+
+def kept_head_check(outcome: Verification, kept: str, *, hash_at: Any, hash_exists: Any,
+                    unit: str = "entry") -> Verification:
+    """Checks that a verified chain still leads to a head kept outside (``SEQ:HASH`` or ``HASH``).
+
+    ``hash_at(seq)`` gives the hash of the chain's row with that seq (None if there is none),
+    ``hash_exists(hash)`` whether any row has that hash; ``unit`` names a row ("entry", "row").
+    """
     seq_text, _, hash_text = kept.strip().rpartition(":")
     hash_text = hash_text.lower()
-    rows = LogEntry.objects.filter(game_id=game.pk)
     if seq_text:
         if not seq_text.isdigit():
             return Verification(False, outcome.entries, None, f"the head {kept!r} is not SEQ:HASH")
         seq = int(seq_text)
-        found = rows.filter(seq=seq).values_list("hash", flat=True).first()
+        found = hash_at(seq)
         if found is None:
-            return Verification(False, outcome.entries, seq, f"entry #{seq} of the head kept is not in the log "
-                                f"(it ends at entry #{outcome.entries})")
+            return Verification(False, outcome.entries, seq, f"{unit} #{seq} of the head kept is not in the log "
+                                f"(it ends at {unit} #{outcome.entries})")
         if found != hash_text:
-            return Verification(False, outcome.entries, seq, f"entry #{seq}'s hash is {found}, not the head kept "
+            return Verification(False, outcome.entries, seq, f"{unit} #{seq}'s hash is {found}, not the head kept "
                                 f"({hash_text}): the record was rewritten since")
         return outcome
-    if not rows.filter(hash=hash_text).exists():
+    if not hash_exists(hash_text):
         return Verification(False, outcome.entries, None,
-                            f"no entry of the log has the hash kept ({hash_text}): the record was rewritten since")
+                            f"no {unit} of the log has the hash kept ({hash_text}): the record was rewritten since")
     return outcome
 
 
 def _head_mismatch(rows: list[tuple], head: dict[str, Any]) -> tuple[int, str] | None:
     """Compares the last entry with the game's chain head; returns (entry, reason) when they differ."""
-    last_seq = rows[-1][1] if rows else 0
-    last_hash = rows[-1][13] if rows else GENESIS_HASH
-    head_seq, head_hash = head["log_seq"], head["log_head"] or GENESIS_HASH
+    return head_mismatch(last_seq=rows[-1][1] if rows else 0, last_hash=rows[-1][13] if rows else GENESIS_HASH,
+                         head_seq=head["log_seq"], head_hash=head["log_head"] or GENESIS_HASH)
+
+
+def head_mismatch(*, last_seq: int, last_hash: str, head_seq: int, head_hash: str, owner: str = "game",
+                  unit: str = "entry") -> tuple[int, str] | None:
+    """Compares a chain's last row with the head cached on its owner's row; returns (row, reason) when they differ."""
+    units = "entries" if unit == "entry" else f"{unit}s"
     if last_seq < head_seq:
-        missing = f"entry #{head_seq} is" if last_seq + 1 == head_seq else f"entries #{last_seq + 1} to #{head_seq} are"
+        missing = f"{unit} #{head_seq} is" if last_seq + 1 == head_seq else f"{units} #{last_seq + 1} to #{head_seq} are"
         return last_seq + 1, (
-            f"{missing} missing: the game's chain head is entry #{head_seq} but the log ends at "
-            f"{f'entry #{last_seq}' if last_seq else 'no entry'} (deleted from the end)"
+            f"{missing} missing: the {owner}'s chain head is {unit} #{head_seq} but the log ends at "
+            f"{f'{unit} #{last_seq}' if last_seq else f'no {unit}'} (deleted from the end)"
         )
     if last_seq > head_seq:
         return head_seq + 1, (
-            f"entry #{head_seq + 1} is beyond the game's chain head (entry #{head_seq}): written outside the services"
+            f"{unit} #{head_seq + 1} is beyond the {owner}'s chain head ({unit} #{head_seq}): written outside the "
+            "services"
         )
     if last_hash != head_hash:
         return last_seq, (
-            f"entry #{last_seq}: its hash is not the game's chain head (the entry was replaced or the head edited)"
+            f"{unit} #{last_seq}: its hash is not the {owner}'s chain head (the {unit} was replaced or the head edited)"
         )
     return None
 

@@ -25,6 +25,7 @@ from core.api import AppError
 from games.models import Game, ProgressRule, RuleSet
 from players.models import Player
 from tournaments import selectors, services
+from tournaments.log import tournament_head_text
 from tournaments.models import Entry, Round, Tournament
 from tournaments.scoring import TIEBREAKS
 
@@ -153,6 +154,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "round_numbers": sorted({c.round for row in table for c in row.rounds}),
         "tiebreaks": list(tournament.tiebreaks or []),
         "is_tournament_director": services.is_director_of(tournament, request.user),
+        "log_head": tournament_head_text(tournament) if tournament.status == Tournament.Status.FINISHED else None,
     })
 
 
