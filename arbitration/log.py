@@ -27,6 +27,7 @@ from core.chain import (
     unknown_key_reason,
 )
 from games.models import Game, Move
+from games.rules import Position
 
 __all__ = ["GENESIS_HASH", "Verification", "entry_content", "entry_id_sql", "head_mismatch", "head_text",
            "kept_head_check", "log_append", "log_verify", "log_verify_head"]
@@ -281,7 +282,7 @@ def _ending_mismatch(ending: tuple[int, Any] | None, head: dict[str, Any], entri
 
 
 _MOVE_COLUMNS = ("id", "ply", "side", "pdn", "entered", "path", "captures", "crowns", "fen_after", "recorded_by_id",
-                 "recorded_at", "log_entry_id", "superseded_by_id")
+                 "recorded_at", "log_entry_id", "superseded_by_id", "moved_man")
 
 
 def _moves_mismatch(game_id: int, rows: list[tuple]) -> tuple[int, str] | None:
@@ -319,12 +320,26 @@ def _logged(data: Any, key: str) -> Any:
     return data.get(key) if isinstance(data, dict) else None
 
 
+def _man_moved(fen: str, path: Any, crowns: Any) -> bool | None:
+    """Tells from the entry whether a man made the move (a man that crowned, or a man on the landing square
+    after it); None when the entry cannot say (an old or damaged entry: its hash is checked apart)."""
+    if crowns is True:
+        return True
+    if not isinstance(path, list) or not path or not isinstance(path[-1], int):
+        return None
+    try:
+        piece = Position.from_fen(fen).piece_at(path[-1])
+    except (ValueError, IndexError):
+        return None
+    return None if piece is None else piece in ("b", "w")
+
+
 def _move_differs(entry: tuple, move: tuple, put_backs: list[tuple[int, int, int]],
                   by_id: dict[int, tuple]) -> str | None:
     """Returns how a move row differs from its entry, or None."""
     (_id, seq, _kind, side, _law, _note, data, actor_id, created_at, ply, fen, *_rest) = entry
     (_mid, m_ply, m_side, pdn, entered, path, captures, crowns, fen_after, recorded_by_id, recorded_at,
-     _entry_id, superseded_by_id) = move
+     _entry_id, superseded_by_id, moved_man) = move
     expected = {
         "ply": (m_ply, ply), "side": (m_side, side), "pdn": (pdn, _logged(data, "move")),
         "path": (path, _logged(data, "path")), "captures": (captures, _logged(data, "captures")),
@@ -335,6 +350,10 @@ def _move_differs(entry: tuple, move: tuple, put_backs: list[tuple[int, int, int
     for name, (row_value, logged) in expected.items():
         if row_value != logged:
             return f"says {name} {row_value!r} but the entry says {logged!r} (edited by hand)"
+    man_moved = _man_moved(fen, _logged(data, "path"), _logged(data, "crowns"))
+    if man_moved is not None and moved_man != man_moved:
+        return (f"says moved_man {moved_man!r} but the entry's move was made by a {'man' if man_moved else 'king'} "
+                "(edited by hand)")
     superseding = next((pid for pseq, to_ply, pid in put_backs if pseq > seq and to_ply < ply), None)
     if superseded_by_id == superseding:
         return None
