@@ -14,9 +14,11 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.roles import is_director
@@ -28,6 +30,7 @@ from tournaments import selectors, services
 from tournaments.log import tournament_head_text
 from tournaments.models import Entry, Round, Tournament
 from tournaments.scoring import TIEBREAKS
+from tournaments.svg import position_svg, rating_chart_svg
 
 # --- forms --------------------------------------------------------------------------------------
 
@@ -174,24 +177,114 @@ def tournament_player(request: HttpRequest, slug: str, player_id: int) -> HttpRe
 def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
     """Shows a player's page: his tournaments, rating history and recent games."""
     player = get_object_or_404(Player, pk=player_id)
+    history = list(selectors.player_rating_history(player))
     return render(request, "tournaments/player.html", {
         "player": player, "tournaments": selectors.player_tournaments(player),
-        "history": selectors.player_rating_history(player), "recent": selectors.player_games_finished(player, 20),
+        "history": history, "recent": selectors.player_games_finished(player, 20),
+        "rating_chart": mark_safe(_rating_chart(history)),  # noqa: S308 - escaped by tournaments.svg
     })
 
 
 @login_required
 @require_GET
 def my_games(request: HttpRequest) -> HttpResponse:
-    """Shows the signed-in player his next game and his results."""
+    """Shows the signed-in player his next game (board, colour, ballot, clock), his results and his rating chart."""
     player = Player.objects.filter(user=request.user).first()
     context: dict[str, Any] = {"player": player, "account_links": selectors.account_links(request.user)}
     if player is not None:
-        pending = list(selectors.player_games_pending(player))
+        pending = selectors.player_next_games(player, timezone.now())
+        history = list(selectors.player_rating_history(player))
         context.update({"next_game": pending[0] if pending else None, "pending": pending[1:],
-                        "results": selectors.player_games_finished(player),
+                        "next_position": mark_safe(position_svg(pending[0].game.fen)) if pending else "",  # noqa: S308
+                        "results": selectors.player_past_games(player), "history": history,
+                        "rating_chart": mark_safe(_rating_chart(history)),  # noqa: S308 - escaped by tournaments.svg
                         "tournaments": selectors.player_tournaments(player)})
     return render(request, "tournaments/me.html", context)
+
+
+def _rating_chart(history: list[Any]) -> str:
+    """Returns the SVG chart of a rating history: the first rating before, then after each tournament."""
+    if not history:
+        return ""
+    first = history[0]
+    points = [("start", first.rating_before)] if first.rating_before is not None else []
+    points += [(row.tournament.name, row.rating_after) for row in history]
+    return rating_chart_svg(points)
+
+
+@login_required
+@require_GET
+def my_boards(request: HttpRequest) -> HttpResponse:
+    """Shows a referee the games assigned to him now, each a click from its console."""
+    return render(request, "tournaments/boards.html",
+                  {"boards": selectors.referee_boards(request.user, timezone.now())})
+
+
+@require_GET
+def player_list(request: HttpRequest) -> HttpResponse:
+    """Shows every registered player with his club and rating."""
+    return render(request, "tournaments/players.html", {"players": selectors.players_list()})
+
+
+# --- printing: the pairing sheet, the scoresheets, standings and crosstable --------------------
+
+
+def _printed_round(slug: str, number: int) -> tuple[Tournament, Round, list[Any]]:
+    tournament = _tournament(slug)
+    try:
+        round_, cards = selectors.round_cards(tournament, number)
+    except Round.DoesNotExist as error:
+        raise Http404(f"Round {number} of {tournament.name} is not published.") from error
+    return tournament, round_, cards
+
+
+@require_GET
+def print_pairings(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Shows a round's pairing sheet for printing: board, players, colours, ballot opening."""
+    tournament, round_, cards = _printed_round(slug, number)
+    return render(request, "tournaments/print/pairings.html",
+                  {"tournament": tournament, "round": round_, "cards": cards})
+
+
+SCORESHEET_LINES = 50
+
+
+@require_GET
+def print_scoresheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Shows one scoresheet a page for each game of a round (``?game=`` one game): ballot written, lines numbered."""
+    tournament, round_, cards = _printed_round(slug, number)
+    wanted = request.GET.get("game")
+    if wanted:
+        cards = [c for c in cards if str(c.game.pk) == wanted]
+        if not cards:
+            raise Http404("No such game in this round.")
+    sheets = [{"card": c, "lines": _scoresheet_lines(c)} for c in cards]
+    return render(request, "tournaments/print/scoresheets.html",
+                  {"tournament": tournament, "round": round_, "sheets": sheets})
+
+
+def _scoresheet_lines(card: Any) -> list[dict[str, Any]]:
+    """Returns the numbered lines of a scoresheet; with a ballot, its moves are written on the first lines."""
+    moves = card.ballot["moves"].split() if card.ballot else []
+    lines = []
+    for number in range(1, SCORESHEET_LINES + 1):
+        black = moves[2 * (number - 1)] if 2 * (number - 1) < len(moves) else ""
+        white = moves[2 * number - 1] if 2 * number - 1 < len(moves) else ""
+        lines.append({"number": number, "black": black, "white": white})
+    return lines
+
+
+@require_GET
+def print_standings(request: HttpRequest, slug: str) -> HttpResponse:
+    """Shows the standings and the crosstable laid out for A4 or US Letter."""
+    tournament = _tournament(slug)
+    rows, table = selectors.crosstable(tournament)
+    return render(request, "tournaments/print/standings.html", {
+        "tournament": tournament, "standings": rows, "crosstable": table,
+        "dense_crosstable": tournament.format in (Tournament.Format.ROUND_ROBIN, Tournament.Format.DOUBLE_ROUND_ROBIN),
+        "round_numbers": sorted({c.round for row in table for c in row.rounds}),
+        "tiebreaks": list(tournament.tiebreaks or []), "printed_at": timezone.now(),
+    })
 
 
 # --- the director's dashboard -----------------------------------------------------------------

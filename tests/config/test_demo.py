@@ -114,7 +114,7 @@ def test_every_page_of_the_demo_renders_for_each_role():
         assert director.get(page).status_code == 200, page
     for page in [f"/games/{g}/console" for g in Game.objects.filter(referees__username="referee1").values_list("id", flat=True)]:
         assert referee.get(page).status_code == 200, page
-    for page in ["/", "/tournaments/me/", "/tournaments/boards/"]:
+    for page in ["/", "/tournaments/me/", "/tournaments/me/boards/"]:
         assert referee.get(page).status_code == 200, page
     for page in ["/", "/tournaments/me/"]:
         assert player.get(page).status_code == 200, page
