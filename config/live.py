@@ -348,9 +348,10 @@ async def live_app(scope: dict, receive: Any, send: Any) -> None:
         return await _answer(send, *_error(404, "not_found", "There is no such event stream."))
     object_id = int(parts[2])
     query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
-    since_text = (query.get("since") or [""])[0]
+    # The browser's own reconnection sends Last-Event-ID, newer than the since of the URL it keeps.
+    since_text = dict(scope.get("headers") or []).get(b"last-event-id", b"").decode("latin-1")
     if not since_text:
-        since_text = dict(scope.get("headers") or []).get(b"last-event-id", b"").decode("latin-1")
+        since_text = (query.get("since") or [""])[0]
     try:
         marks = _parse_since(since_text)
     except ValueError:
