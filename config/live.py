@@ -126,6 +126,7 @@ class Hub:
     def __init__(self) -> None:
         self.topics: dict[str, set[asyncio.Queue]] = {}
         self.last: dict[tuple[str, int], int] = {}  # ("game" | "tournament", id) -> last seq passed on
+        self.states: dict[tuple[str, int], dict] = {}  # the last state passed on per game
         self.round_tournament: dict[int, int | None] = {}
         self.inbox: asyncio.Queue | None = None
         self.tasks: list[asyncio.Task] = []
@@ -213,9 +214,12 @@ class Hub:
         seq = event["seq"]
         last = self.last.get(key)
         if last is not None and seq <= last:
-            if seq == last and "state" in event:
+            if seq == last and event.get("state") is not None and event["state"] != self.states.get(key):
+                self.states[key] = event["state"]
                 self._fan_out(topic, event, state_only=True)  # the feed's state of an entry Redis brought first
             return
+        if event.get("state") is not None:
+            self.states[key] = event["state"]
         events = [event]
         if last is not None and seq > last + 1:
             events = [*await refill(key[1], last, seq - 1), event]
