@@ -159,6 +159,16 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_GET
+def live_boards(request: HttpRequest, slug: str) -> HttpResponse:
+    """Shows every game of the tournament's current round as a small board that follows play (config/live.py)."""
+    tournament = _tournament(slug)
+    current = tournament.rounds.exclude(status=Round.Status.PREVIEW).order_by("-number").first()
+    games = (list(Game.objects.filter(round=current).select_related("black", "white").order_by("id"))
+             if current is not None else [])
+    return render(request, "tournaments/live.html", {"tournament": tournament, "round": current, "games": games})
+
+
+@require_GET
 def tournament_player(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
     """Shows a player's record in a tournament, round by round."""
     tournament = _tournament(slug)
