@@ -270,6 +270,7 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
         "referees": ", ".join(u.username for u in tournament.referees.all()),
         "arbiters": ", ".join(u.username for u in tournament.arbiters.order_by("username")),
         "games_needing_referee": selectors.games_needing_referee(tournament),
+        "results_unconfirmed": selectors.results_unconfirmed(tournament),
         "log": selectors.tournament_log(tournament), "standings": selectors.standings(tournament),
         "results": [choice for choice in Game.Result.choices],
         "clock_form": ClockForm(initial=_clock_initial(tournament.clock_control)),
