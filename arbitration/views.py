@@ -11,7 +11,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -70,8 +70,8 @@ def game_confirm(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
         result_confirm(acting_user=request.user, game_id=game_id)
     except AppError as error:
-        if error.status_code == 404:
-            raise
+        if error.status_code in (403, 404):
+            raise PermissionDenied(error.message) if error.status_code == 403 else Http404(error.message) from error
         messages.error(request, error.message)
     else:
         messages.success(request, "You confirmed the result. Thank you.")

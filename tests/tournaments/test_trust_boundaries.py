@@ -115,6 +115,7 @@ def write_endpoints(club: Club, outsider_player: Player) -> list[tuple[str, str,
         ("post", f"{slug_api}/rounds/2/publish", {}),
         ("post", f"/api/v1/games/{game.pk}/moves/", {"move": "11-15"}),
         ("post", f"/api/v1/games/{game.pk}/referees/", {"referees": []}),
+        ("post", f"/api/v1/games/{game.pk}/confirm/", {}),
     ]
     for kind, body in [
         ("adjudicate", {"result": "0-1", "reason": "x"}), ("resign", {"side": "black"}),
@@ -135,7 +136,7 @@ def write_endpoints(club: Club, outsider_player: Player) -> list[tuple[str, str,
             ("rounds/2/publish", {}), ("rounds/2/discard", {}),
             ("results", {"game": game.pk, "result": "0-1", "reason": "x"}),
         ]
-    ]
+    ] + [("page", f"/games/{game.pk}/confirm", {}), ("page", f"/games/{game.pk}/appeal", {"statement": "x"})]
     return api + pages
 
 
