@@ -34,6 +34,7 @@ from tournaments.serializers import (
     RatingHistorySerializer,
     RefereesSerializer,
     ResultSerializer,
+    RoundScoresheetsSerializer,
     RoundSerializer,
     StandingsRowSerializer,
     StatusSerializer,
@@ -55,6 +56,7 @@ _ERRORS = {
     403: OpenApiResponse(ErrorBodySerializer, description="permission_denied"),
     404: OpenApiResponse(ErrorBodySerializer, description="not_found, round_not_found"),
     409: OpenApiResponse(ErrorBodySerializer, description="status_transition_refused, round_conflict, ..."),
+    422: OpenApiResponse(ErrorBodySerializer, description="scoresheet_refused"),
 }
 
 
@@ -318,6 +320,21 @@ class RoundForfeitView(APIView):
         serializer.is_valid(raise_exception=True)
         services.match_forfeit_set(acting_user=request.user, tournament=tournament, number=number,
                                    **serializer.validated_data)
+        return Response(round_data(selectors.round_detail(tournament, number)))
+
+
+class RoundScoresheetsView(APIView):
+    """Enters a round's games from the players' scoresheets, pasted as one PDN text."""
+
+    @extend_schema(summary="Enter a round's games from scoresheets (director; one PDN text, all or nothing)",
+                   request=RoundScoresheetsSerializer,
+                   responses={200: RoundSerializer, **_errors(400, 401, 403, 404, 409, 422)})
+    def post(self, request: Request, slug: str, number: int) -> Response:
+        tournament = _tournament(slug)
+        serializer = RoundScoresheetsSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.round_scoresheets_enter(acting_user=request.user, tournament=tournament, number=number,
+                                         pdn=serializer.validated_data["pdn"])
         return Response(round_data(selectors.round_detail(tournament, number)))
 
 

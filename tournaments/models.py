@@ -271,6 +271,8 @@ class TournamentLog(models.Model):
         APPEAL_DECIDED = "appeal_decided", "Appeal decided (Law 28)"
         REFEREE_REMOVED = "referee_removed", "Referee removed from games"
         ARBITERS_NAMED = "arbiters_named", "Arbiters named (Law 28)"
+        SCORESHEETS_ENTERED = "scoresheets_entered", "Games entered from scoresheets"
+        PRESENCE_MARKED = "presence_marked", "Presence marked (check-in)"
 
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="log")
     kind = models.CharField(max_length=24, choices=Kind.choices)

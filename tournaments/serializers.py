@@ -277,6 +277,12 @@ class ForfeitSerializer(serializers.Serializer):
     reason = serializers.CharField()
 
 
+class RoundScoresheetsSerializer(serializers.Serializer):
+    pdn = serializers.CharField(max_length=300_000, trim_whitespace=False,
+                                help_text="The round's games as PDN, each with its Black and White tags (the players' "
+                                "names) and its moves and result.")
+
+
 class ResultSerializer(serializers.Serializer):
     game = serializers.IntegerField()
     result = serializers.ChoiceField(choices=Game.Result.choices)

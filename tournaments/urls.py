@@ -27,6 +27,7 @@ urlpatterns = [
     path("<slug:slug>/manage/rounds/<int:number>/pairings", views.manage_edit, name="manage-edit"),
     path("<slug:slug>/manage/rounds/<int:number>/forfeit", views.manage_forfeit, name="manage-forfeit"),
     path("<slug:slug>/manage/rounds/<int:number>/publish", views.manage_publish, name="manage-publish"),
+    path("<slug:slug>/manage/rounds/<int:number>/scoresheets", views.manage_scoresheets, name="manage-scoresheets"),
     path("<slug:slug>/manage/rounds/<int:number>/discard", views.manage_discard, name="manage-discard"),
     path("<slug:slug>/manage/results", views.manage_result, name="manage-result"),
 ]

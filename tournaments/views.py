@@ -17,7 +17,7 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.roles import is_director
 from arbitration.services import game_referees_set
@@ -440,6 +440,32 @@ def manage_forfeit(request: HttpRequest, slug: str, number: int) -> HttpResponse
                                            reason=request.POST.get("reason", ""))
         return f"Board {match.board} of round {number} is a forfeit."
     return _act(request, slug, act)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def manage_scoresheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Enters a round's games from the players' scoresheets pasted as one PDN text (all or nothing)."""
+    tournament = _tournament(slug)
+    if not services.is_director_of(tournament, request.user):
+        raise PermissionDenied("Only a director of this tournament may manage it.")
+    text = request.POST.get("pdn", "") if request.method == "POST" else ""
+    refusal: AppError | None = None
+    if request.method == "POST":
+        try:
+            games = services.round_scoresheets_enter(acting_user=request.user, tournament=tournament,
+                                                     number=number, pdn=text)
+        except AppError as error:
+            refusal = error
+        else:
+            messages.success(request, f"{len(games)} game(s) of round {number} entered from their scoresheets.")
+            return redirect(reverse("tournaments:manage", kwargs={"slug": slug}) + "#rounds")
+    pending = (Game.objects.filter(round__tournament=tournament, round__number=number, ply=0)
+               .exclude(status=Game.Status.FINISHED).select_related("black", "white").order_by("id"))
+    return render(request, "tournaments/scoresheets.html", {
+        "tournament": tournament, "number": number, "pdn": text, "refusal": refusal,
+        "refused": refusal.details if refusal is not None else {}, "pending": pending,
+    }, status=refusal.status_code if refusal is not None else 200)
 
 
 @login_required

@@ -16,7 +16,8 @@ function, no circle):
    and the round's status (``round_status_set``, the only place it changes; its steps are
    ``ROUND_TRANSITIONS``).
 7. ``results``: a director's result for a game; ``match_game_finished``.
-8. ``tournaments``: creation, settings, entries, players, and the tournament's status
+8. ``scoresheets``: a round's games entered from one PDN text of scoresheets.
+9. ``tournaments``: creation, settings, entries, players, and the tournament's status
    (``ALLOWED_TRANSITIONS``; finishing finishes its rounds and updates its ratings).
 
 A module imports only modules above it in this list; none imports ``tournaments.selectors``.
@@ -44,6 +45,7 @@ from tournaments.services.rounds import (
     round_pairings_edit,
     round_publish,
 )
+from tournaments.services.scoresheets import round_scoresheets_enter
 from tournaments.services.tournaments import (
     ALLOWED_TRANSITIONS,
     entries_add,
@@ -64,6 +66,7 @@ __all__ = [
     "RoundNotFound", "StatusTransitionRefused", "TournamentNotFound", "WrongTournamentStatus", "authorise_director",
     "entries_add", "entry_add", "entry_withdraw", "game_result_set", "is_director_of", "knockout_extend_tied", "match_forfeit_set",
     "match_game_finished", "may_edit_player", "player_create", "player_update",
-    "ratings_update", "round_discard", "round_pair", "round_pairings_edit", "round_publish", "tournament_arbiters_set", "tournament_create",
+    "ratings_update", "round_discard", "round_pair", "round_pairings_edit", "round_publish", "round_scoresheets_enter",
+    "tournament_arbiters_set", "tournament_create",
     "tournament_referees_set", "tournament_status_set", "tournament_update",
 ]
