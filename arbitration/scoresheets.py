@@ -27,7 +27,7 @@ from arbitration.access import (
     is_game_director,
 )
 from arbitration.clocks import clock_of
-from arbitration.errors import InvalidGameSetup, NotAllowed
+from arbitration.errors import GameNotFound, InvalidGameSetup, NotAllowed
 from arbitration.lifecycle import save_game
 from arbitration.log import log_append
 from arbitration.models import LogEntry
@@ -39,6 +39,7 @@ from games.models import Game
 from games.rules import GameState, Position
 from games.rules.errors import AmbiguousMoveError, PDNSyntaxError, RulesError
 from games.rules.pdn import RESULTS, PDNGame, read_games
+from games.selectors import game_get
 
 #: The longest scoresheet text read (a long game is some 3,000 characters).
 MAX_SCORESHEET_CHARS = 20_000
@@ -193,29 +194,46 @@ def scoresheet_check(game: Game, text: str | PDNGame, *, result: str | None = No
     return Scoresheet(moves=played, result=final, skipped_opening=skipped)
 
 
-@transaction.atomic
+def _authorise(game: Game, user: Any) -> None:
+    if not (is_game_director(game, user) or is_administrator(user)):
+        raise NotAllowed("Only a director of this game's tournament may enter it from a scoresheet."
+                         if game.round_id else "Only the director who created this game may enter it from a scoresheet.")
+
+
 def game_scoresheet_enter(*, acting_user: Any, game_id: int, moves: str | PDNGame, result: str | None = None,
-                          note: str = "") -> Game:
+                          note: str = "", checked: Scoresheet | None = None) -> Game:
     """Enters a whole game from its scoresheet: checks every move first, then records them and the result.
 
     A director of the game (its tournament's, or its creator) or an administrator; the game has
     no move yet and no running clock (409 ``scoresheet_conflict``); a finished tournament's game
     is refused (409). All or nothing: a refused move writes nothing. ``moves``: the movetext, or
-    a game already read from a PDN text (a round pasted whole).
+    a game already read from a PDN text (a round pasted whole); ``checked``: its check, when the
+    caller made it already. The engine's work is done before the game is locked (it needs only
+    the game's start, which no one changes while it has no move); the writes follow in one
+    transaction.
     """
+    try:
+        game = game_get(int(game_id))
+    except (TypeError, ValueError, Game.DoesNotExist) as error:
+        raise GameNotFound(f"There is no game {game_id}.") from error
+    _authorise(game, acting_user)
+    sheet = checked or scoresheet_check(game, moves, result=result)
+    return _scoresheet_write(acting_user=acting_user, game_id=game.pk, sheet=sheet, start_fen=game.initial_fen,
+                             note=note)
+
+
+@transaction.atomic
+def _scoresheet_write(*, acting_user: Any, game_id: int, sheet: Scoresheet, start_fen: str, note: str) -> Game:
     game = game_lock(game_id)
-    if not (is_game_director(game, acting_user) or is_administrator(acting_user)):
-        raise NotAllowed("Only a director of this game's tournament may enter it from a scoresheet."
-                         if game.round_id else "Only the director who created this game may enter it from a scoresheet.")
+    _authorise(game, acting_user)
     ensure_open(game, acting_user)
-    if game.is_finished or game.ply > 0:
+    if game.is_finished or game.ply > 0 or game.initial_fen != start_fen:
         raise ScoresheetConflict(f"The game already has {'a result' if game.is_finished else f'{game.ply} plies'}: "
                                  "a scoresheet is entered into a game with no move yet.",
                                  details={"status": game.status, "ply": game.ply})
     clock = clock_of(game)
     if clock is not None and clock.deadline is not None:
         raise ScoresheetConflict("The game's clock is running: it is being played at a board, not from paper.")
-    sheet = scoresheet_check(game, moves, result=result)
     by = "a federation administrator" if acts_as_administrator(game, acting_user) else acting_user.get_username()
     log_append(game=game, kind=LogEntry.Kind.SYSTEM, actor=acting_user,
                note=administrator_note(game, acting_user, note or f"Entered from the scoresheet by {by}"),

@@ -52,7 +52,6 @@ def _match_games(round_: Round, games: list[PDNGame]) -> list[tuple[PDNGame, Gam
     return pairs
 
 
-@transaction.atomic
 def round_scoresheets_enter(*, acting_user: Any, tournament: Tournament, number: int, pdn: str) -> list[Game]:
     """Enters a round's games from one PDN text of scoresheets; returns the games entered. All or nothing."""
     if not isinstance(pdn, str) or not pdn.strip():
@@ -74,15 +73,23 @@ def round_scoresheets_enter(*, acting_user: Any, tournament: Tournament, number:
     if round_ is None:
         raise RoundNotFound(f"Round {number} of {tournament.name} is not published.")
     pairs = _match_games(round_, games)
-    for index, (pdn_game, game) in enumerate(pairs, start=1):
+    sheets = []
+    for index, (pdn_game, game) in enumerate(pairs, start=1):  # the engine's work first, nothing locked
         try:
-            scoresheet_check(game, pdn_game)
+            sheets.append(scoresheet_check(game, pdn_game))
         except AppError as error:
             error.message = f"Game {index} of the text ({game.black} v {game.white}): {error.message}"
             error.details = {**error.details, "game": index, "game_id": game.pk}
             raise
-    entered = [game_scoresheet_enter(acting_user=acting_user, game_id=game.pk, moves=pdn_game)
-               for pdn_game, game in pairs]
+    return _write(acting_user=acting_user, tournament=tournament, number=number,
+                  entries=[(game, pdn_game, sheet) for (pdn_game, game), sheet in zip(pairs, sheets, strict=True)])
+
+
+@transaction.atomic
+def _write(*, acting_user: Any, tournament: Tournament, number: int,
+           entries: list[tuple[Game, PDNGame, Any]]) -> list[Game]:
+    entered = [game_scoresheet_enter(acting_user=acting_user, game_id=game.pk, moves=pdn_game, checked=sheet)
+               for game, pdn_game, sheet in entries]
     log_write(tournament=tournament, kind=TournamentLog.Kind.SCORESHEETS_ENTERED, actor=acting_user,
               data={"round": number, "games": [{"game": g.pk, "result": g.result} for g in entered]})
     return entered
