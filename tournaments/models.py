@@ -312,6 +312,32 @@ class TournamentLog(models.Model):
         raise AppendOnlyError("the tournament log is append-only: add a correcting row instead")
 
 
+class Presence(models.Model):
+    """Check-in: whether an entered player is present for a round, marked before it is paired.
+
+    Marked by a director of the tournament or by the player himself (his linked account); each
+    mark is on the tournament's log (``presence_marked``). When the round is paired, an absent
+    player's match is a forfeit, or (a Swiss, if the director so chooses) he is left out of the
+    pairing: ``left_out`` records that choice, so that the round's field leaves him out too.
+    """
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="presences")
+    round_number = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    present = models.BooleanField()
+    left_out = models.BooleanField(default=False, help_text="Left out of the round's pairing (a Swiss), being absent.")
+    marked_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
+    marked_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "round_number", "player"], name="presence_unique_round_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {'present' if self.present else 'absent'} for round {self.round_number}"
+
+
 class RatingHistory(models.Model):
     """A player's rating (Glicko-2: rating, deviation, volatility) before and after a rated tournament."""
 

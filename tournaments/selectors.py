@@ -25,6 +25,8 @@ from tournaments.services.outcomes import (  # noqa: F401
     MatchOutcome,
     match_outcomes,
     match_results,
+    next_round_number,
+    presence_of,
     scoring_of,
     standings_rows,
 )
@@ -326,6 +328,16 @@ def crosstable_csv(tournament: Tournament) -> str:
             cells = [by_round[n].mark if n in by_round else "" for n in rounds]
         writer.writerow([row.rank, row.player.name, Computed(_fmt(row.points)), *map(Computed, cells)])
     return out.getvalue()
+
+
+def presence_data(tournament: Tournament) -> dict[str, Any]:
+    """Returns the check-in for the next round: each active entry with present true, false or null (not marked)."""
+    number = next_round_number(tournament)
+    marks = presence_of(tournament, number)
+    entries = (Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).select_related("player")
+               .order_by("seed", "player__name"))
+    return {"round": number, "players": [{"player": e.player_id, "name": e.player.name,
+                                          "present": marks.get(e.player_id)} for e in entries]}
 
 
 def results_unconfirmed(tournament: Tournament) -> list[tuple[Game, list[str]]]:

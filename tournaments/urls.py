@@ -15,6 +15,7 @@ urlpatterns = [
     path("<slug:slug>/live/", views.live_boards, name="live"),
     path("<slug:slug>/players/<int:player_id>/", views.tournament_player, name="record"),
     path("<slug:slug>/manage/", views.manage, name="manage"),
+    path("<slug:slug>/presence", views.presence_mark, name="presence"),
     path("<slug:slug>/manage/status", views.manage_status, name="manage-status"),
     path("<slug:slug>/manage/referees", views.manage_referees, name="manage-referees"),
     path("<slug:slug>/manage/game-referees", views.manage_game_referees, name="manage-game-referees"),

@@ -155,7 +155,21 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "tiebreaks": list(tournament.tiebreaks or []),
         "is_tournament_director": services.is_director_of(tournament, request.user),
         "log_head": tournament_head_text(tournament) if tournament.status == Tournament.Status.FINISHED else None,
+        "my_check_in": _my_check_in(tournament, request.user),
     })
+
+
+def _my_check_in(tournament: Tournament, user: Any) -> dict[str, Any] | None:
+    """The signed-in player's own check-in for the next round, when he is entered (None otherwise)."""
+    if not getattr(user, "is_authenticated", False) or tournament.status not in (
+            Tournament.Status.REGISTRATION, Tournament.Status.RUNNING):
+        return None
+    entry = Entry.objects.filter(tournament=tournament, player__user=user, status=Entry.Status.ACTIVE).first()
+    if entry is None:
+        return None
+    data = selectors.presence_data(tournament)
+    return {"round": data["round"], "player": entry.player_id,
+            "present": next((p["present"] for p in data["players"] if p["player"] == entry.player_id), None)}
 
 
 @require_GET
@@ -271,6 +285,7 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
         "arbiters": ", ".join(u.username for u in tournament.arbiters.order_by("username")),
         "games_needing_referee": selectors.games_needing_referee(tournament),
         "results_unconfirmed": selectors.results_unconfirmed(tournament),
+        "check_in": selectors.presence_data(tournament),
         "log": selectors.tournament_log(tournament), "standings": selectors.standings(tournament),
         "results": [choice for choice in Game.Result.choices],
         "clock_form": ClockForm(initial=_clock_initial(tournament.clock_control)),
@@ -406,9 +421,32 @@ def manage_withdraw(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
+def presence_mark(request: HttpRequest, slug: str) -> HttpResponse:
+    """Marks a player present or absent for the next round: a director for anyone, a player for himself."""
+    tournament = _tournament(slug)
+    try:
+        mark = services.presence_set(acting_user=request.user, tournament=tournament,
+                                     player=_int(request.POST.get("player"), "player", "The player"),
+                                     present=request.POST.get("present") == "yes")
+    except AppError as error:
+        if error.status_code == 403:
+            raise PermissionDenied(error.message) from error
+        messages.error(request, error.message)
+    else:
+        messages.success(request, f"{mark.player.name} is marked {'present' if mark.present else 'absent'} for "
+                         f"round {mark.round_number}.")
+    back = request.POST.get("next", "")
+    if back not in ("manage", "detail"):
+        back = "detail"
+    return redirect(reverse(f"tournaments:{back}", kwargs={"slug": slug}) + "#check-in")
+
+
+@login_required
+@require_POST
 def manage_pair(request: HttpRequest, slug: str) -> HttpResponse:
     def act(t: Tournament) -> str:
-        round_ = services.round_pair(acting_user=request.user, tournament=t)
+        round_ = services.round_pair(acting_user=request.user, tournament=t,
+                                     absent=request.POST.get("absent") or "forfeit")
         return f"Round {round_.number} is paired: check the preview, edit it if needed, then publish it."
     return _act(request, slug, act)
 
