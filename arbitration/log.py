@@ -17,6 +17,7 @@ from typing import Any
 
 from django.utils import timezone
 
+from arbitration.live import publish_entry_on_commit
 from arbitration.models import LogEntry
 from core.chain import (
     GENESIS_HASH,
@@ -85,6 +86,7 @@ def log_append(
     entry.save(pk_later=pk_later)
     game.log_seq = seq
     game.log_head = entry.hash
+    publish_entry_on_commit(game, entry)
     return entry
 
 

@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from arbitration.log import Verification, head_mismatch, kept_head_check
 from core.chain import GENESIS_HASH, chain_hash, hash_matches, unknown_key_reason
+from core.live import publish_on_commit
 from tournaments.models import Tournament, TournamentLog
 
 
@@ -53,6 +54,8 @@ def log_append(*, tournament: Tournament, kind: str, actor_id: int | None, reaso
         created_at=created_at,
     )
     key_id, digest = chain_hash(content, prev_hash)
+    publish_on_commit(lambda: {"type": "tournament", "tournament": tournament.pk, "seq": seq, "kind": kind,
+                               "at": created_at.isoformat()})
     row = TournamentLog.objects.create(
         tournament=tournament, kind=kind, actor_id=actor_id, reason=reason, data=data, from_status=from_status,
         to_status=to_status, supersedes=supersedes, created_at=created_at, seq=seq, prev_hash=prev_hash,

@@ -13,6 +13,7 @@ from typing import Any
 from django.db.models import Count, Prefetch, Q, QuerySet
 
 from arbitration.clocks import clock_view
+from arbitration.confirmations import unconfirmed_results
 from arbitration.pdn_export import game_pdn
 from core.csvsafe import Computed, csv_writer
 from games.models import Game
@@ -25,6 +26,8 @@ from tournaments.services.outcomes import (  # noqa: F401
     MatchOutcome,
     match_outcomes,
     match_results,
+    next_round_number,
+    presence_of,
     scoring_of,
     standings_rows,
 )
@@ -326,6 +329,24 @@ def crosstable_csv(tournament: Tournament) -> str:
             cells = [by_round[n].mark if n in by_round else "" for n in rounds]
         writer.writerow([row.rank, row.player.name, Computed(_fmt(row.points)), *map(Computed, cells)])
     return out.getvalue()
+
+
+def presence_data(tournament: Tournament) -> dict[str, Any]:
+    """Returns the check-in for the next round: each active entry with present true, false or null (not marked)."""
+    number = next_round_number(tournament)
+    marks = presence_of(tournament, number)
+    entries = (Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).select_related("player")
+               .order_by("seed", "player__name"))
+    return {"round": number, "players": [{"player": e.player_id, "name": e.player.name,
+                                          "present": marks.get(e.player_id)} for e in entries]}
+
+
+def results_unconfirmed(tournament: Tournament) -> list[tuple[Game, list[str]]]:
+    """Returns the tournament's finished games whose result a player has not confirmed yet, with the sides
+    missing, in round and game order (two queries)."""
+    games = list(Game.objects.filter(round__tournament=tournament, status=Game.Status.FINISHED)
+                 .select_related("black", "white", "round").order_by("round__number", "id"))
+    return unconfirmed_results(games)
 
 
 def games_needing_referee(tournament: Tournament) -> list[Game]:

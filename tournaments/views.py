@@ -19,7 +19,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import mark_safe
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.roles import is_director
 from arbitration.services import game_referees_set
@@ -158,7 +158,31 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "tiebreaks": list(tournament.tiebreaks or []),
         "is_tournament_director": services.is_director_of(tournament, request.user),
         "log_head": tournament_head_text(tournament) if tournament.status == Tournament.Status.FINISHED else None,
+        "my_check_in": _my_check_in(tournament, request.user),
     })
+
+
+def _my_check_in(tournament: Tournament, user: Any) -> dict[str, Any] | None:
+    """The signed-in player's own check-in for the next round, when he is entered (None otherwise)."""
+    if not getattr(user, "is_authenticated", False) or tournament.status not in (
+            Tournament.Status.REGISTRATION, Tournament.Status.RUNNING):
+        return None
+    entry = Entry.objects.filter(tournament=tournament, player__user=user, status=Entry.Status.ACTIVE).first()
+    if entry is None:
+        return None
+    data = selectors.presence_data(tournament)
+    return {"round": data["round"], "player": entry.player_id,
+            "present": next((p["present"] for p in data["players"] if p["player"] == entry.player_id), None)}
+
+
+@require_GET
+def live_boards(request: HttpRequest, slug: str) -> HttpResponse:
+    """Shows every game of the tournament's current round as a small board that follows play (config/live.py)."""
+    tournament = _tournament(slug)
+    current = tournament.rounds.exclude(status=Round.Status.PREVIEW).order_by("-number").first()
+    games = (list(Game.objects.filter(round=current).select_related("black", "white").order_by("id"))
+             if current is not None else [])
+    return render(request, "tournaments/live.html", {"tournament": tournament, "round": current, "games": games})
 
 
 @require_GET
@@ -353,6 +377,8 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
         "referees": ", ".join(u.username for u in tournament.referees.all()),
         "arbiters": ", ".join(u.username for u in tournament.arbiters.order_by("username")),
         "games_needing_referee": selectors.games_needing_referee(tournament),
+        "results_unconfirmed": selectors.results_unconfirmed(tournament),
+        "check_in": selectors.presence_data(tournament),
         "log": selectors.tournament_log(tournament), "standings": selectors.standings(tournament),
         "results": [choice for choice in Game.Result.choices],
         "clock_form": ClockForm(initial=_clock_initial(tournament.clock_control)),
@@ -488,9 +514,32 @@ def manage_withdraw(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
+def presence_mark(request: HttpRequest, slug: str) -> HttpResponse:
+    """Marks a player present or absent for the next round: a director for anyone, a player for himself."""
+    tournament = _tournament(slug)
+    try:
+        mark = services.presence_set(acting_user=request.user, tournament=tournament,
+                                     player=_int(request.POST.get("player"), "player", "The player"),
+                                     present=request.POST.get("present") == "yes")
+    except AppError as error:
+        if error.status_code == 403:
+            raise PermissionDenied(error.message) from error
+        messages.error(request, error.message)
+    else:
+        messages.success(request, f"{mark.player.name} is marked {'present' if mark.present else 'absent'} for "
+                         f"round {mark.round_number}.")
+    back = request.POST.get("next", "")
+    if back not in ("manage", "detail"):
+        back = "detail"
+    return redirect(reverse(f"tournaments:{back}", kwargs={"slug": slug}) + "#check-in")
+
+
+@login_required
+@require_POST
 def manage_pair(request: HttpRequest, slug: str) -> HttpResponse:
     def act(t: Tournament) -> str:
-        round_ = services.round_pair(acting_user=request.user, tournament=t)
+        round_ = services.round_pair(acting_user=request.user, tournament=t,
+                                     absent=request.POST.get("absent") or "forfeit")
         return f"Round {round_.number} is paired: check the preview, edit it if needed, then publish it."
     return _act(request, slug, act)
 
@@ -522,6 +571,32 @@ def manage_forfeit(request: HttpRequest, slug: str, number: int) -> HttpResponse
                                            reason=request.POST.get("reason", ""))
         return f"Board {match.board} of round {number} is a forfeit."
     return _act(request, slug, act)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def manage_scoresheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Enters a round's games from the players' scoresheets pasted as one PDN text (all or nothing)."""
+    tournament = _tournament(slug)
+    if not services.is_director_of(tournament, request.user):
+        raise PermissionDenied("Only a director of this tournament may manage it.")
+    text = request.POST.get("pdn", "") if request.method == "POST" else ""
+    refusal: AppError | None = None
+    if request.method == "POST":
+        try:
+            games = services.round_scoresheets_enter(acting_user=request.user, tournament=tournament,
+                                                     number=number, pdn=text)
+        except AppError as error:
+            refusal = error
+        else:
+            messages.success(request, f"{len(games)} game(s) of round {number} entered from their scoresheets.")
+            return redirect(reverse("tournaments:manage", kwargs={"slug": slug}) + "#rounds")
+    pending = (Game.objects.filter(round__tournament=tournament, round__number=number, ply=0)
+               .exclude(status=Game.Status.FINISHED).select_related("black", "white").order_by("id"))
+    return render(request, "tournaments/scoresheets.html", {
+        "tournament": tournament, "number": number, "pdn": text, "refusal": refusal,
+        "refused": refusal.details if refusal is not None else {}, "pending": pending,
+    }, status=refusal.status_code if refusal is not None else 200)
 
 
 @login_required
