@@ -258,13 +258,14 @@ export function flush() {
             flush(); // reconcile found it recorded
             return;
           }
-          if (read && read.ok) {
-            var there = recordedAt(read.data, item.ply);
-            if (there && sameMove(there, item.move)) {
-              remove(item);
-              flush();
-              return;
-            }
+          var there = read && read.ok ? recordedAt(read.data, item.ply) : null;
+          if (there && sameMove(there, item.move)) {
+            remove(item);
+            flush();
+            return;
+          }
+          if (there) {
+            error = Object.assign({}, error, { message: "Ply " + item.ply + " is already recorded as " + there + "." });
           }
           settleRefusal(item, answer, error);
         });
