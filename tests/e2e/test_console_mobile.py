@@ -81,6 +81,10 @@ def test_the_console_fits_a_phone_and_a_tablet_with_touch_targets_large_clocks_a
     sizes = page.evaluate("""() => [...document.querySelectorAll('#clocks .clock-time')]
         .map((e) => parseFloat(getComputedStyle(e).fontSize))""")
     assert len(sizes) == 2 and min(sizes) >= 40, sizes
+    clipped = page.evaluate("""() => [...document.querySelectorAll('#clocks .clock-time')]
+        .filter((e) => e.scrollWidth > e.clientWidth || e.getBoundingClientRect().right > e.parentElement.getBoundingClientRect().right)
+        .map((e) => e.textContent)""")
+    assert clipped == [], f"clock figures cut off: {clipped}"
     page.screenshot(path=str(tmp_path / f"console-{viewport['width']}.png"), full_page=True)
 
     # The rulings are behind one menu: no ruling button shows until it is opened.
