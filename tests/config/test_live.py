@@ -119,3 +119,45 @@ def test_a_loss_by_delay_from_the_worker_reaches_the_clients_of_both(staff, web_
         ended = stream.wait_for(lambda e: e.get("state", {}).get("status") == "finished", timeout=10)
         assert ended["state"]["termination"] == "loss_by_delay"
         stream.close()
+
+
+def test_streams_past_the_limits_per_address_and_per_process_are_refused_with_503(staff, tmp_path):
+    from tests.conftest import worker_env
+    from tests.support.live import EventStream, WebProcess
+
+    server = WebProcess(env={**worker_env(), "LIVE_MAX_PER_ADDRESS": "2", "LIVE_MAX_CONNECTIONS": "3",
+                             "DJANGO_BEHIND_TLS_PROXY": "true"}, log_path=tmp_path / "web.log").start()
+    try:
+        game = new_game(staff)
+        path = f"/live/games/{game.pk}"
+
+        def open_from(address):
+            return EventStream(server.port, path, headers={"X-Forwarded-For": f"203.0.113.9, {address}"})
+
+        first, second = open_from("10.0.0.1"), open_from("10.0.0.1")
+        for stream in (first, second):
+            assert stream.status == 200
+            stream.wait_for(lambda e: e.get("type") == "hello")
+        third = open_from("10.0.0.1")
+        assert third.status == 503
+        assert third.response.getheader("Retry-After") == "30"
+        assert json.loads(third.response.read())["error"]["code"] == "live_full"
+        other = open_from("10.0.0.2")  # another address: admitted, and the process now holds its 3
+        assert other.status == 200
+        other.wait_for(lambda e: e.get("type") == "hello")
+        full = open_from("10.0.0.3")
+        assert full.status == 503
+        assert "as many live streams as it can" in json.loads(full.response.read())["error"]["message"]
+        first.close()  # a stream that ends frees its place
+        deadline = time.monotonic() + 5
+        while True:
+            again = open_from("10.0.0.1")
+            if again.status == 200 or time.monotonic() > deadline:
+                break
+            again.close()
+            time.sleep(0.1)
+        assert again.status == 200
+        for stream in (second, other, again):
+            stream.close()
+    finally:
+        server.stop()
