@@ -269,6 +269,13 @@ def player_games_finished(player: Player, limit: int = 50) -> QuerySet[Game]:
             .select_related("black", "white", "round__tournament").order_by("-finished_at", "-id")[:limit])
 
 
+def referee_boards(user: Any, limit: int = 100) -> list[Game]:
+    """Returns the games the user referees: the unfinished ones first, then the latest finished (his boards)."""
+    games = (Game.objects.filter(referees=user).select_related("black", "white", "round__tournament")
+             .order_by("-id")[:limit])
+    return sorted(games, key=lambda game: (game.status == Game.Status.FINISHED, game.id))
+
+
 def tournament_games(tournament: Tournament) -> QuerySet[Game]:
     """Returns every game of the tournament in round and board order (for the PDN export)."""
     return (Game.objects.filter(round__tournament=tournament)

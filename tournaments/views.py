@@ -193,9 +193,10 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
 @login_required
 @require_GET
 def my_games(request: HttpRequest) -> HttpResponse:
-    """Shows the signed-in player his next game and his results."""
+    """Shows the signed-in player his next game and his results, a referee his boards (followed live)."""
     player = Player.objects.filter(user=request.user).first()
-    context: dict[str, Any] = {"player": player, "account_links": selectors.account_links(request.user)}
+    context: dict[str, Any] = {"player": player, "account_links": selectors.account_links(request.user),
+                               "boards": selectors.referee_boards(request.user)}
     if player is not None:
         pending = list(selectors.player_games_pending(player))
         context.update({"next_game": pending[0] if pending else None, "pending": pending[1:],
