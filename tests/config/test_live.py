@@ -161,3 +161,40 @@ def test_streams_past_the_limits_per_address_and_per_process_are_refused_with_50
             stream.close()
     finally:
         server.stop()
+
+
+def test_one_stream_follows_several_games_and_resumes_each_in_order(staff, tmp_path):
+    from arbitration.services import game_move_record
+    from tests.conftest import worker_env
+    from tests.support.live import EventStream, WebProcess
+
+    server = WebProcess(env=worker_env(), log_path=tmp_path / "web.log").start()
+    try:
+        first, second = new_game(staff), new_game(staff)
+        referee = staff[1]
+        stream = EventStream(server.port, f"/live/games?ids={first.pk},{second.pk}")
+        assert stream.status == 200
+        hello = stream.wait_for(lambda e: e.get("type") == "hello")
+        assert hello["games"] == [first.pk, second.pk]
+        assert {e["game"] for _id, e in stream.events if e.get("type") == "game"} == {first.pk, second.pk}
+        game_move_record(acting_user=referee, game_id=first.pk, move="11-15")
+        game_move_record(acting_user=referee, game_id=second.pk, move="9-13")
+        stream.wait_for(lambda e: e.get("game") == second.pk and e.get("kind") == "move")
+        ids = [event_id for event_id, e in stream.events if e.get("type") == "entry"]
+        assert ids == [f"{first.pk}.{first.log_seq + 1}", f"{second.pk}.{second.log_seq + 1}"]
+        stream.close()
+        game_move_record(acting_user=referee, game_id=first.pk, move="23-19")
+        game_move_record(acting_user=referee, game_id=first.pk, move="8-11")
+        resumed = EventStream(server.port, f"/live/games?ids={first.pk},{second.pk}"
+                                           f"&since={first.pk}.{first.log_seq + 1},{second.pk}.{second.log_seq + 1}")
+        resumed.wait_for(lambda e: e.get("type") == "hello")
+        assert [(e["game"], e["seq"], e["move"]) for e in resumed.entries()] == [
+            (first.pk, first.log_seq + 2, "23-19"), (first.pk, first.log_seq + 3, "8-11")]
+        resumed.close()
+        for query in ("ids=", "ids=x", "ids=" + ",".join(str(n) for n in range(1, 102))):
+            bad = EventStream(server.port, f"/live/games?{query}")
+            assert bad.status == 400
+            assert json.loads(bad.response.read())["error"]["code"] == "validation_error"
+        assert EventStream(server.port, "/live/games?ids=999999").status == 404
+    finally:
+        server.stop()
