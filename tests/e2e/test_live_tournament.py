@@ -116,3 +116,28 @@ def test_a_referees_boards_follow_his_games(world, server, live_page):
     expect(row.locator("[data-ply]")).to_have_text("1")
     game_move_record(acting_user=referee, game_id=games[0].pk, move="23-19")
     expect(row.locator("[data-ply]")).to_have_text("2")
+
+
+def test_a_referees_boards_poll_when_the_stream_is_refused(world, browser, tmp_path):
+    from arbitration.services import game_move_record
+    from tests.conftest import worker_env
+    from tests.support.browser import sign_in
+    from tests.support.live import WebProcess
+
+    _director, referee, _tournament, games = world
+    full = WebProcess(env={**worker_env(), "LIVE_MAX_PER_ADDRESS": "0"}, log_path=tmp_path / "full.log").start()
+    context = browser.new_context(base_url=full.url)
+    try:
+        page = context.new_page()
+        sign_in(page, "ref1")
+        refused = []
+        page.on("response", lambda r: refused.append(r.status) if "/live/games" in r.url else None)
+        page.goto("/tournaments/me/")
+        row = page.locator(f"#my-boards tr[data-game-id='{games[0].pk}']")
+        expect(row.locator("[data-ply]")).to_have_text("0")
+        game_move_record(acting_user=referee, game_id=games[0].pk, move="11-15")
+        expect(row.locator("[data-ply]")).to_have_text("1", timeout=8000)  # the first poll comes after 3 s
+        assert refused and set(refused) == {503}
+    finally:
+        context.close()
+        full.stop()
