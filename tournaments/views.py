@@ -239,7 +239,8 @@ def _rating_chart(history: list[Any]) -> str:
 @login_required
 @require_GET
 def my_boards(request: HttpRequest) -> HttpResponse:
-    """Shows a referee the games assigned to him now, each a click from its console."""
+    """Shows a referee the games assigned to him now, each a click from its console, followed live (one stream
+    for all of them; ``static/js/my-boards.js``)."""
     return render(request, "tournaments/boards.html",
                   {"boards": selectors.referee_boards(request.user, timezone.now())})
 
