@@ -440,6 +440,13 @@ def player_past_games(player: Player, limit: int = 50) -> list[GameCard]:
     return [game_card(g, player) for g in games]
 
 
+def unsigned_by(player: Player, cards: list[GameCard]) -> set[int]:
+    """Returns the ids of the player's finished games (among ``cards``) whose result he has not confirmed yet."""
+    colour_of = {card.game.pk: card.colour for card in cards}
+    return {game.pk for game, sides in unconfirmed_results([card.game for card in cards])
+            if colour_of.get(game.pk, "").lower() in sides}
+
+
 def referee_boards(user: Any, now: Any) -> list[GameCard]:
     """Returns the unfinished games the referee is assigned to now, by tournament, round and board."""
     games = (_cards_query().filter(referees=user, round__isnull=False).exclude(status=Game.Status.FINISHED)

@@ -217,10 +217,11 @@ def my_games(request: HttpRequest) -> HttpResponse:
     context: dict[str, Any] = {"player": player, "account_links": selectors.account_links(request.user)}
     if player is not None:
         pending = selectors.player_next_games(player, timezone.now())
+        results = selectors.player_past_games(player)
         history = list(selectors.player_rating_history(player))
         context.update({"next_game": pending[0] if pending else None, "pending": pending[1:],
                         "next_position": mark_safe(position_svg(pending[0].game.fen)) if pending else "",  # noqa: S308
-                        "results": selectors.player_past_games(player), "history": history,
+                        "results": results, "unsigned": selectors.unsigned_by(player, results), "history": history,
                         "rating_chart": mark_safe(_rating_chart(history)),  # noqa: S308 - escaped by tournaments.svg
                         "tournaments": selectors.player_tournaments(player)})
     return render(request, "tournaments/me.html", context)
