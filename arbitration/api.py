@@ -31,6 +31,7 @@ from arbitration.serializers import (
     move_request_data,
 )
 from arbitration.services import game_create, game_move_record, game_referees_set, ruling_issue
+from core.converters import ID_REGEX
 from games.models import Game
 from games.selectors import game_get, game_list
 
@@ -70,6 +71,7 @@ class GameViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
     serializer_class = GameListSerializer
     permission_classes = [ReadOrSignedIn]
     filterset_fields = ["status", "round"]
+    lookup_value_regex = ID_REGEX
 
     def get_queryset(self):  # noqa: ANN201
         return game_list()

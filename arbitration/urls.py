@@ -3,11 +3,12 @@
 from django.urls import path
 
 from arbitration import views
+from core.converters import ID_REGEX  # noqa: F401 (registers <id:...>)
 
 app_name = "games"
 
 urlpatterns = [
     path("", views.game_list, name="list"),
-    path("<int:game_id>", views.game_detail, name="detail"),
-    path("<int:game_id>/console", views.game_console, name="console"),
+    path("<id:game_id>", views.game_detail, name="detail"),
+    path("<id:game_id>/console", views.game_console, name="console"),
 ]

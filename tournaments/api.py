@@ -13,6 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from arbitration.serializers import ErrorBodySerializer
+from core.converters import ID_REGEX
 from players.models import Player
 from tournaments import selectors, services
 from tournaments.csv_import import CSVFormatError, players_import
@@ -67,6 +68,7 @@ class PlayerViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     queryset = Player.objects.order_by("name", "id")
     serializer_class = PlayerSerializer
     filterset_fields = ["club", "federation"]
+    lookup_value_regex = ID_REGEX
 
     def perform_create(self, serializer: PlayerSerializer) -> None:
         serializer.instance = services.player_create(acting_user=self.request.user, **serializer.validated_data)

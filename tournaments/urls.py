@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from core.converters import ID_REGEX  # noqa: F401 (registers <id:...>)
 from tournaments import views
 
 app_name = "tournaments"
@@ -10,9 +11,9 @@ urlpatterns = [
     path("", views.tournament_list, name="list"),
     path("me/", views.my_games, name="me"),
     path("manage/", views.dashboard, name="dashboard"),
-    path("players/<int:player_id>/", views.player_detail, name="player"),
+    path("players/<id:player_id>/", views.player_detail, name="player"),
     path("<slug:slug>/", views.tournament_detail, name="detail"),
-    path("<slug:slug>/players/<int:player_id>/", views.tournament_player, name="record"),
+    path("<slug:slug>/players/<id:player_id>/", views.tournament_player, name="record"),
     path("<slug:slug>/manage/", views.manage, name="manage"),
     path("<slug:slug>/manage/status", views.manage_status, name="manage-status"),
     path("<slug:slug>/manage/referees", views.manage_referees, name="manage-referees"),
@@ -23,9 +24,9 @@ urlpatterns = [
     path("<slug:slug>/manage/players", views.manage_player_add, name="manage-player-add"),
     path("<slug:slug>/manage/withdraw", views.manage_withdraw, name="manage-withdraw"),
     path("<slug:slug>/manage/rounds", views.manage_pair, name="manage-pair"),
-    path("<slug:slug>/manage/rounds/<int:number>/pairings", views.manage_edit, name="manage-edit"),
-    path("<slug:slug>/manage/rounds/<int:number>/forfeit", views.manage_forfeit, name="manage-forfeit"),
-    path("<slug:slug>/manage/rounds/<int:number>/publish", views.manage_publish, name="manage-publish"),
-    path("<slug:slug>/manage/rounds/<int:number>/discard", views.manage_discard, name="manage-discard"),
+    path("<slug:slug>/manage/rounds/<id:number>/pairings", views.manage_edit, name="manage-edit"),
+    path("<slug:slug>/manage/rounds/<id:number>/forfeit", views.manage_forfeit, name="manage-forfeit"),
+    path("<slug:slug>/manage/rounds/<id:number>/publish", views.manage_publish, name="manage-publish"),
+    path("<slug:slug>/manage/rounds/<id:number>/discard", views.manage_discard, name="manage-discard"),
     path("<slug:slug>/manage/results", views.manage_result, name="manage-result"),
 ]

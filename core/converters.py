@@ -1,0 +1,34 @@
+"""Path converters that match only what the views can use: ``<id:...>``, a row id.
+
+Django's ``<int:...>`` takes any run of digits, so ``/games/99999999999999999999/`` reached the
+database with a number no column holds (``OverflowError`` on SQLite). ``<id:...>`` takes at most
+18 digits, always below 2**63 (a ``BigAutoField``), so anything else matches no route and is a
+404 (in the API's error shape under ``/api/``). The routers' detail routes use ``ID_REGEX`` as
+their ``lookup_value_regex``. Importing this module registers the converter (every ``urls.py``
+imports ``ID_REGEX`` from it).
+"""
+
+from __future__ import annotations
+
+from django.urls import register_converter
+
+#: The largest id a URL may name: 18 digits, below 2**63 - 1 (the largest ``bigint``).
+MAX_ID = 10**18 - 1
+
+#: The regex of an id in a URL (also the routers' ``lookup_value_regex``).
+ID_REGEX = "[0-9]{1,18}"
+
+
+class IdConverter:
+    """Matches a row id of at most 18 digits and gives it to the view as an ``int``."""
+
+    regex = ID_REGEX
+
+    def to_python(self, value: str) -> int:
+        return int(value)
+
+    def to_url(self, value: int | str) -> str:
+        return str(value)
+
+
+register_converter(IdConverter, "id")
