@@ -12,11 +12,10 @@ from __future__ import annotations
 
 from django.urls import register_converter
 
-#: The largest id a URL may name: 18 digits, below 2**63 - 1 (the largest ``bigint``).
-MAX_ID = 10**18 - 1
+from core.limits import MAX_ID
 
 #: The regex of an id in a URL (also the routers' ``lookup_value_regex``).
-ID_REGEX = "[0-9]{1,18}"
+ID_REGEX = f"[0-9]{{1,{len(str(MAX_ID))}}}"  # 1 to 18 digits
 
 
 class IdConverter:

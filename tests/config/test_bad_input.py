@@ -140,3 +140,159 @@ def test_an_error_does_not_echo_a_huge_value_back(client_as, director, game):
     for response in answers:
         assert 400 <= response.status_code < 500, response.content[:300]
         assert len(response.content) < 5000, response.content[:300]
+
+
+# --- integers in bodies -----------------------------------------------------------------------
+
+TOURNAMENT = {"name": "Spring Open", "slug": "spring", "format": "swiss", "rounds": 3, "games_per_match": 2,
+              "opening": "go-as-you-please", "rule_set": "standard"}
+
+
+@pytest.mark.smoke
+@pytest.mark.parametrize(("changes", "field"), [
+    ({"games_per_match": HUGE}, "games_per_match"), ({"games_per_match": 2**62}, "games_per_match"),
+    ({"rounds": HUGE}, "rounds"), ({"rounds": 40_000}, "rounds"),
+    ({"scoring": {"win": HUGE, "draw": 1, "loss": 0}}, "scoring"),
+    ({"scoring": {"win": 40_000, "draw": 1, "loss": 0}}, "scoring"),
+    ({"knockout_extra_blocks": HUGE}, "knockout_extra_blocks"),
+    ({"appeal_window_minutes": HUGE}, "appeal_window_minutes"),
+    ({"name": "N" * 201}, "name"), ({"venue": "V" * 201}, "venue"),
+    ({"referees": ["r" * 151]}, "referees"), ({"referees": ["ref"] * 51}, "referees"),
+])
+def test_a_tournament_with_a_number_or_text_out_of_range_is_a_400_naming_the_field(client_as, director, changes,
+                                                                                   field):
+    response = client_as(director).post("/api/v1/tournaments/", {**TOURNAMENT, **changes}, format="json")
+    assert field in assert_error_shape(response, 400, "validation_error")["details"]["fields"]
+
+
+@pytest.fixture
+def swiss(client_as, director):
+    from players.models import Player
+
+    api = client_as(director)
+    assert api.post("/api/v1/tournaments/", TOURNAMENT, format="json").status_code == 201
+    assert api.post("/api/v1/tournaments/spring/status/", {"status": "registration"}, format="json").status_code == 200
+    players = [Player.objects.create(name=f"P{i}", rating=1500 + i) for i in range(4)]
+    for player in players:
+        assert api.post("/api/v1/tournaments/spring/entries/", {"player": player.pk},
+                        format="json").status_code == 201
+    assert api.post("/api/v1/tournaments/spring/status/", {"status": "running"}, format="json").status_code == 200
+    assert api.post("/api/v1/tournaments/spring/rounds/", format="json").status_code == 201
+    return api, players
+
+
+@pytest.mark.parametrize(("path", "body", "field"), [
+    ("entries/", {"player": HUGE}, "player"),
+    ("entries/", {"player": -HUGE}, "player"),
+    ("rounds/1/pairings/", {"pairings": [[HUGE, None]], "reason": "x"}, "pairings"),
+    ("rounds/1/pairings/", {"pairings": [[1, 2]] * 1001, "reason": "x"}, "pairings"),
+    ("rounds/1/pairings/", {"pairings": [[1, 2]], "reason": "r" * 2001}, "reason"),
+    ("rounds/1/forfeits/", {"board": HUGE, "winner": None, "reason": "x"}, "board"),
+    ("rounds/1/forfeits/", {"board": 1, "winner": HUGE, "reason": "x"}, "winner"),
+    ("results/", {"game": HUGE, "result": "1-0", "reason": "x"}, "game"),
+    ("status/", {"status": "finished", "reason": "r" * 2001}, "reason"),
+    ("referees/", {"referees": ["r" * 151]}, "referees"),
+    ("arbiters/", {"arbiters": ["a"] * 51}, "arbiters"),
+])
+def test_a_tournament_write_with_a_number_or_text_out_of_range_is_a_400(swiss, path, body, field):
+    api, _ = swiss
+    method = api.put if path.endswith("pairings/") else api.post
+    response = method(f"/api/v1/tournaments/spring/{path}", body, format="json")
+    assert field in assert_error_shape(response, 400, "validation_error")["details"]["fields"]
+
+
+def test_a_withdrawal_reason_past_the_limit_is_a_400(swiss):
+    api, players = swiss
+    response = api.delete(f"/api/v1/tournaments/spring/entries/{players[0].pk}/", {"reason": "r" * 2001},
+                          format="json")
+    assert "reason" in assert_error_shape(response, 400, "validation_error")["details"]["fields"]
+
+
+@pytest.mark.smoke
+@pytest.mark.parametrize("rating", [2**63 - 1, -(2**63), 2**31, 4001, -1])
+def test_a_player_with_a_rating_out_of_range_is_refused(client_as, director, rating):
+    response = client_as(director).post("/api/v1/players/", {"name": "A. Player", "rating": rating}, format="json")
+    error = assert_error_shape(response, 400, "validation_error")
+    assert set(error["details"]["fields"]) == {"rating"}
+
+
+def test_the_rating_bounds_are_those_of_the_csv_import(client_as, director):
+    api = client_as(director)
+    assert api.post("/api/v1/players/", {"name": "Lowest", "rating": 0}, format="json").status_code == 201
+    assert api.post("/api/v1/players/", {"name": "Highest", "rating": 4000}, format="json").status_code == 201
+    report = api.post("/api/v1/players/import/", {"csv": "name,rating\nOver,4001\n"}, format="json").json()
+    assert "out of range (0 to 4000)" in report["refused"][0]["reason"]
+
+
+def test_a_player_with_a_name_over_its_column_is_refused_by_the_api_and_the_import(client_as, director):
+    api = client_as(director)
+    response = api.post("/api/v1/players/", {"name": "N" * 121}, format="json")
+    assert "name" in assert_error_shape(response, 400, "validation_error")["details"]["fields"]
+    report = api.post("/api/v1/players/import/", {"csv": "name,club\n" + "N" * 121 + ",C\nOk,C\n"},
+                      format="json").json()
+    assert "longer than 120" in report["refused"][0]["reason"] and len(report["created"]) == 1
+
+
+@pytest.mark.parametrize(("body", "field"), [
+    ({"black": HUGE, "white": 2}, "black"), ({"black": 1, "white": -HUGE}, "white"),
+    ({"black": 1, "white": 2, "start_fen": "B:W" + "21," * 100}, "start_fen"),
+    ({"black": 1, "white": 2, "referees": ["r" * 151]}, "referees"),
+])
+def test_a_game_with_a_number_or_text_out_of_range_is_a_400(client_as, director, body, field):
+    response = client_as(director).post("/api/v1/games/", body, format="json")
+    assert field in assert_error_shape(response, 400, "validation_error")["details"]["fields"]
+
+
+# --- rulings and moves: lengths and ranges checked before the game is locked --------------------
+
+ADVERSARIAL_MOVE = "1-2" + " " * 2_000_000 + "a"
+
+
+@pytest.mark.smoke
+@pytest.mark.parametrize("kind", ["false_move", "repetition_claim"])
+def test_a_ruling_with_a_two_megabyte_move_is_refused_before_the_game_is_locked(client_as, referee, game, kind,
+                                                                              monkeypatch):
+    from arbitration import rulings
+
+    def locked(*args, **kwargs):
+        raise AssertionError("the game was locked for a request that is refused")
+
+    monkeypatch.setattr(rulings, "game_lock", locked)
+    response = client_as(referee).post(f"/api/v1/games/{game.pk}/rulings/",
+                                       {"kind": kind, "side": "black", "move": ADVERSARIAL_MOVE}, format="json")
+    error = assert_error_shape(response, 400, "validation_error")
+    assert "move" in error["details"]["fields"]
+    assert len(response.content) < 5000
+
+
+def test_a_move_of_two_megabytes_is_refused_with_a_400(client_as, referee, game):
+    response = client_as(referee).post(f"/api/v1/games/{game.pk}/moves/", {"move": ADVERSARIAL_MOVE}, format="json")
+    assert "move" in assert_error_shape(response, 400, "validation_error")["details"]["fields"]
+
+
+@pytest.mark.parametrize(("payload", "field"), [
+    ({"kind": "touched_piece_not_played", "side": "black", "square": HUGE}, "square"),
+    ({"kind": "over_the_angle", "side": "black", "square": 9, "toward": 33}, "toward"),
+    ({"kind": "huff", "side": "black", "square": 0}, "square"),
+    ({"kind": "not_crowned", "side": "black", "ply": HUGE}, "ply"),
+    ({"kind": "correction", "entry": HUGE, "reason": "x"}, "entry"),
+    ({"kind": "correction", "entry": 1, "reason": "r" * 2001}, "reason"),
+    ({"kind": "appeal", "entry": 1, "statement": "s" * 10_001}, "statement"),
+    ({"kind": "appeal_decision", "appeal": HUGE, "decision": "upheld", "reason": "x"}, "appeal"),
+    ({"kind": "adjudicate", "result": "1-0", "reason": "r" * 2001}, "reason"),
+    ({"kind": "clock_adjust", "side": "black", "seconds": 1e300, "reason": "x"}, "seconds"),
+    ({"kind": "conduct", "side": "black", "note": "n" * 2001}, "note"),
+    ({"kind": "spectator", "note": "n" * 2001}, "note"),
+])
+def test_a_ruling_field_out_of_range_is_a_400_naming_it(client_as, director, game, payload, field):
+    response = client_as(director).post(f"/api/v1/games/{game.pk}/rulings/", payload, format="json")
+    assert field in assert_error_shape(response, 400, "validation_error")["details"]["fields"]
+
+
+def test_a_move_note_past_the_limit_or_a_ply_past_any_game_is_a_400(client_as, referee, game):
+    api = client_as(referee)
+    response = api.post(f"/api/v1/games/{game.pk}/moves/", {"move": "11-15", "note": "n" * 2001}, format="json")
+    assert "note" in assert_error_shape(response, 400, "validation_error")["details"]["fields"]
+    response = api.post(f"/api/v1/games/{game.pk}/moves/", {"move": "11-15", "ply": HUGE}, format="json")
+    assert "ply" in assert_error_shape(response, 400, "validation_error")["details"]["fields"]
+    assert api.post(f"/api/v1/games/{game.pk}/moves/", {"move": "11-15", "ply": 1}, format="json").status_code == 201
