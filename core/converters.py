@@ -18,6 +18,11 @@ from core.limits import MAX_ID
 ID_REGEX = f"[0-9]{{1,{len(str(MAX_ID))}}}"  # 1 to 18 digits
 
 
+#: The regex of a slug in a router's URL (Django's ``<slug:...>``): a NUL byte or any other
+#: character no slug has matches no route (PostgreSQL refuses NUL in a query: a 500 otherwise).
+SLUG_REGEX = "[-a-zA-Z0-9_]+"
+
+
 class IdConverter:
     """Matches a row id of at most 18 digits and gives it to the view as an ``int``."""
 

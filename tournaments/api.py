@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from arbitration.serializers import ErrorBodySerializer
-from core.converters import ID_REGEX
+from core.converters import ID_REGEX, SLUG_REGEX
 from players.models import Player
 from tournaments import selectors, services
 from tournaments.csv_import import CSVFormatError, players_import
@@ -133,6 +133,7 @@ class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     queryset = Tournament.objects.prefetch_related("directors", "referees", "arbiters").order_by("-start_date", "name")
     serializer_class = TournamentSerializer
     lookup_field = "slug"
+    lookup_value_regex = SLUG_REGEX
     filterset_fields = ["status", "format"]
 
     @extend_schema(summary="Create a tournament (director; the creator directs it)",

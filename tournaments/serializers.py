@@ -29,8 +29,17 @@ def _names_hidden_in(context: dict[str, Any]) -> bool:
     return request is not None and not names_shown_to(request.user)
 
 
+class UsernameField(serializers.SlugRelatedField):
+    """A user named by username; a text no username can be (too long, a NUL byte) is refused before the query."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, str) and (len(data) > USERNAME_MAX_LENGTH or "\x00" in data):
+            self.fail("does_not_exist", slug_name=self.slug_field, value=data[:USERNAME_MAX_LENGTH])
+        return super().to_internal_value(data)
+
+
 class PlayerSerializer(serializers.ModelSerializer):
-    user = serializers.SlugRelatedField(
+    user = UsernameField(
         slug_field="username", queryset=get_user_model().objects.all(), required=False, allow_null=True,
         help_text="The player's user account (username), so that he sees his own games; null: none.",
     )
