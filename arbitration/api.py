@@ -15,6 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+import core.converters  # noqa: F401 (registers <id:...>, the lookup converter below)
 from accounts.privacy import names_shown_to
 from arbitration.log import log_verify
 from arbitration.pdn_export import game_pdn
@@ -31,7 +32,6 @@ from arbitration.serializers import (
     move_request_data,
 )
 from arbitration.services import game_create, game_move_record, game_referees_set, ruling_issue
-from core.converters import ID_REGEX
 from games.models import Game
 from games.selectors import game_get, game_list
 
@@ -71,7 +71,7 @@ class GameViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
     serializer_class = GameListSerializer
     permission_classes = [ReadOrSignedIn]
     filterset_fields = ["status", "round"]
-    lookup_value_regex = ID_REGEX
+    lookup_value_converter = "id"  # core.converters: 1 to 18 digits, else no route (404)
 
     def get_queryset(self):  # noqa: ANN201
         return game_list()

@@ -2,8 +2,8 @@
 
 from django.urls import path
 
+import core.converters  # noqa: F401 (registers <id:...>)
 from arbitration import views
-from core.converters import ID_REGEX  # noqa: F401 (registers <id:...>)
 
 app_name = "games"
 

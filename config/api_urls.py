@@ -32,7 +32,11 @@ from tournaments.api import (
     TournamentViewSet,
 )
 
-router = DefaultRouter()
+# path() routes with converters (the viewsets' lookup_value_converter), not regexes: an id that is
+# not 1 to 18 digits matches no route. No format-suffix variants (``/players.json``): no other
+# route of the API has them, and they are not in the schema.
+router = DefaultRouter(use_regex_path=False)
+router.include_format_suffixes = False
 router.register("players", PlayerViewSet, basename="player")
 router.register("tournaments", TournamentViewSet, basename="tournament")
 router.register("games", GameViewSet, basename="game")

@@ -3,9 +3,11 @@
 Django's ``<int:...>`` takes any run of digits, so ``/games/99999999999999999999/`` reached the
 database with a number no column holds (``OverflowError`` on SQLite). ``<id:...>`` takes at most
 18 digits, always below 2**63 (a ``BigAutoField``), so anything else matches no route and is a
-404 (in the API's error shape under ``/api/``). The routers' detail routes use ``ID_REGEX`` as
-their ``lookup_value_regex``. Importing this module registers the converter (every ``urls.py``
-imports ``ID_REGEX`` from it).
+404 (in the API's error shape under ``/api/``). The router's detail routes use it too
+(``lookup_value_converter = "id"``; a tournament's, ``"slug"``, so that a NUL byte, which
+PostgreSQL refuses in a query, matches no route). Importing this module registers the
+converter (every ``urls.py`` and API module that uses it imports it). The OpenAPI schema shows
+the parameter as an integer from 0 to ``MAX_ID`` (``PATH_CONVERTER_OVERRIDES``).
 """
 
 from __future__ import annotations
@@ -14,13 +16,8 @@ from django.urls import register_converter
 
 from core.limits import MAX_ID
 
-#: The regex of an id in a URL (also the routers' ``lookup_value_regex``).
+#: The regex of an id in a URL.
 ID_REGEX = f"[0-9]{{1,{len(str(MAX_ID))}}}"  # 1 to 18 digits
-
-
-#: The regex of a slug in a router's URL (Django's ``<slug:...>``): a NUL byte or any other
-#: character no slug has matches no route (PostgreSQL refuses NUL in a query: a 500 otherwise).
-SLUG_REGEX = "[-a-zA-Z0-9_]+"
 
 
 class IdConverter:

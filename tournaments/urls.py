@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from core.converters import ID_REGEX  # noqa: F401 (registers <id:...>)
+import core.converters  # noqa: F401 (registers <id:...>)
 from tournaments import views
 
 app_name = "tournaments"
