@@ -150,3 +150,63 @@ def test_every_main_page_passes_axe_fits_a_phone_and_is_photographed(browser, li
     report = "\n".join(f"{name}:\n  " + "\n  ".join(lines) for name, lines in violations.items())
     assert not violations, f"{sum(map(len, violations.values()))} serious or critical axe violations:\n{report}"
     assert not too_wide, f"pages that scroll sideways at 390 px: {too_wide}"
+
+
+@pytest.fixture
+def push_server(transactional_db, tmp_path):
+    """Serves pages, API and the live streams (uvicorn, config/asgi.py) in its own process."""
+    from tests.conftest import worker_env
+    from tests.support.live import WebProcess
+
+    web = WebProcess(env=worker_env(), log_path=tmp_path / "web.log").start()
+    yield web
+    web.stop()
+
+
+def _api_post(server, token: str, path: str, body: dict) -> None:  # noqa: ANN001
+    request = urllib.request.Request(
+        f"{server.url}/api/v1/{path}", data=json.dumps(body).encode(), method="POST",
+        headers={"Authorization": f"Token {token}", "Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        assert answer.status == 201
+
+
+def test_a_screen_reader_hears_each_new_move_and_ruling_on_the_game_page_and_the_console(browser, push_server):
+    from accounts.services import token_issue, user_create_with_role
+    from arbitration.services import game_create
+    from players.models import Player
+    from tests.support.browser import TEST_PASSWORD
+
+    director = user_create_with_role(username="td", password=TEST_PASSWORD, role="director")
+    referee = user_create_with_role(username="rf", password=TEST_PASSWORD, role="referee")
+    game = game_create(acting_user=director, black=Player.objects.create(name="Agnes Calder"),
+                       white=Player.objects.create(name="Bram Okafor"), referees=[referee.username])
+    token = token_issue(user=referee)
+    contexts = [browser.new_context(base_url=push_server.url) for _ in range(2)]
+    try:
+        spectator, console = (context.new_page() for context in contexts)
+        for page in (spectator, console):
+            page.set_default_timeout(10_000)
+        spectator.goto(f"/games/{game.pk}")
+        sign_in(console, "rf")
+        console.goto(f"/games/{game.pk}/console")
+        for page in (spectator, console):
+            expect(page.locator("html")).to_have_attribute("data-live", "open")
+            region = page.get_by_test_id("announcer")
+            expect(region).to_have_attribute("aria-live", "polite")
+            expect(region).to_have_text("")  # what was there before the page opened is not news
+
+        _api_post(push_server, token, f"games/{game.pk}/moves/", {"move": "11-15"})
+        for page in (spectator, console):
+            expect(page.get_by_test_id("announcer")).to_have_text("Move 1, Black: 11-15.")
+        _api_post(push_server, token, f"games/{game.pk}/rulings/", {"kind": "touch_offence", "side": "white"})
+        _api_post(push_server, token, f"games/{game.pk}/moves/", {"move": "22-18"})
+        for page in (spectator, console):
+            region = page.get_by_test_id("announcer")
+            expect(region.locator("p")).to_have_text([
+                "Move 1, Black: 11-15.", re.compile(r"^Touch without intimation \(Law 18\), White\.$"),
+                "Move 1, White: 22-18."])
+            assert region.evaluate("e => e.getBoundingClientRect().width") <= 1  # heard, not seen
+    finally:
+        for context in contexts:
+            context.close()
