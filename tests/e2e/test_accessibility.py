@@ -207,6 +207,8 @@ def test_a_screen_reader_hears_each_new_move_and_ruling_on_the_game_page_and_the
                 "Move 1, Black: 11-15.", re.compile(r"^Touch without intimation \(Law 18\), White\.$"),
                 "Move 1, White: 22-18."])
             assert region.evaluate("e => e.getBoundingClientRect().width") <= 1  # heard, not seen
+        expect(spectator.get_by_test_id("board-position")).to_have_text(  # the whole board in one sentence
+            "Black men on 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 15. White men on 18, 21, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32.")
     finally:
         for context in contexts:
             context.close()
