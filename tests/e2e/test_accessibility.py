@@ -148,8 +148,10 @@ def test_every_main_page_passes_axe_fits_a_phone_and_is_photographed(browser, li
         print(f"\n{len(pages)} pages checked in {time.monotonic() - started:.0f} s; "
               f"screenshots at {', '.join(map(str, WIDTHS))} px in {folder}")
     report = "\n".join(f"{name}:\n  " + "\n  ".join(lines) for name, lines in violations.items())
-    assert not violations, f"{sum(map(len, violations.values()))} serious or critical axe violations:\n{report}"
-    assert not too_wide, f"pages that scroll sideways at 390 px: {too_wide}"
+    wide = "\n".join(f"{name}: {why}" for name, why in too_wide.items())
+    assert not violations and not too_wide, (
+        f"{sum(map(len, violations.values()))} serious or critical axe violations:\n{report}\n"
+        f"{len(too_wide)} pages scroll sideways at 390 px:\n{wide}")
 
 
 @pytest.fixture
