@@ -137,6 +137,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "accounts.roles.roles_context",
+                "config.views.live_context",
             ],
         },
     },
@@ -421,4 +422,8 @@ LIVE_KEEPALIVE = float(os.environ.get("LIVE_KEEPALIVE", "15"))
 # Keep LIVE_MAX_CONNECTIONS under the process's open-file limit (ulimit -n), so that a flood is
 # answered, not an accept() failing on EMFILE.
 LIVE_MAX_CONNECTIONS = int(os.environ.get("LIVE_MAX_CONNECTIONS", "15000"))
+# Whether this deployment serves /live/ (uvicorn, or the proxy's route to the live process). When it
+# does not (a plain WSGI server alone), the pages do not try the streams and poll at their own pace,
+# as before the live path; with it, they poll only while a stream cannot be held, backing off.
+LIVE_PATH = env_bool("LIVE_PATH", True)
 LIVE_MAX_PER_ADDRESS = int(os.environ.get("LIVE_MAX_PER_ADDRESS", "50"))

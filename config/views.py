@@ -89,3 +89,8 @@ def bad_request(request: HttpRequest, exception: Exception | None = None) -> Htt
     if _is_api(request):
         return JsonResponse(error_body("bad_request", "Bad request."), status=400)
     return render(request, "400.html", status=400)
+
+
+def live_context(request: HttpRequest) -> dict[str, object]:
+    """Tells every page whether the deployment serves the live streams (``LIVE_PATH``)."""
+    return {"live_path": settings.LIVE_PATH}

@@ -33,6 +33,19 @@ def celery_tasks_in_process(request):
 
 
 @pytest.fixture(autouse=True)
+def no_live_path_on_the_test_server(request):
+    """Django's live server (a WSGI server in the test's process) serves no /live/ streams: the pages it
+    serves are told so (``LIVE_PATH`` off) and poll at their own pace. The tests of the live path run
+    real uvicorn processes (tests/support/live.py), which serve it."""
+    if "live_server" not in request.fixturenames:
+        yield
+        return
+    settings = request.getfixturevalue("settings")
+    settings.LIVE_PATH = False
+    yield
+
+
+@pytest.fixture(autouse=True)
 def throttle_counts_cleared():
     """Starts each test with no API throttle counts (they live in the cache, across tests)."""
     from django.core.cache import cache

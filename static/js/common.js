@@ -192,8 +192,14 @@ export function LiveFeed(url, onEvent, onChange) {
 
 LiveFeed.RETRY_MS = 30000;
 
+/* The deployment serves no live path (LIVE_PATH off: a plain WSGI server): the page polls at its
+ * own pace, as it did before the streams, with no back-off. */
+LiveFeed.absent = function () {
+  return document.documentElement.getAttribute("data-live-path") === "off";
+};
+
 LiveFeed.prototype.connect = function () {
-  if (typeof window.EventSource !== "function") {
+  if (typeof window.EventSource !== "function" || LiveFeed.absent()) {
     return;
   }
   var self = this;
@@ -240,6 +246,9 @@ LiveFeed.prototype.up = function () {
 LiveFeed.prototype.pollDelay = function (normal) {
   if (this.open) {
     return 60000;
+  }
+  if (LiveFeed.absent()) {
+    return normal;
   }
   var delay = Math.min(30000, normal * Math.pow(2, Math.min(this.failures, 2)));
   this.failures += 1;
