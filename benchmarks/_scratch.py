@@ -53,3 +53,27 @@ def scratch_django(name: str, *, admin_url: str = ADMIN_URL, broker: str = "redi
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     django.setup()
     return env
+
+
+def processes() -> list[tuple[int, str, int, float, str]]:
+    """Returns every process now: (pid, command name, process group, CPU seconds used so far (user +
+    system), command line for PostgreSQL's processes, else ""), read from /proc."""
+    tick = os.sysconf("SC_CLK_TCK")
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        comm = stat[stat.index("(") + 1:stat.rindex(")")]
+        fields = stat[stat.rindex(")") + 2:].split()
+        title = ""
+        if comm.startswith("postgres"):
+            try:
+                title = (entry / "cmdline").read_bytes().decode(errors="replace")
+            except OSError:
+                title = ""
+        found.append((int(entry.name), comm, int(fields[2]), (int(fields[11]) + int(fields[12])) / tick, title))
+    return found

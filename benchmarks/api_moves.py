@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _scratch import scratch_django  # noqa: E402
+from _scratch import processes, scratch_django  # noqa: E402
 
 DEFAULT_PDN = ROOT / ".." / "shared" / "data" / "pdn" / "OCA_2.0.pdn"
 BENCH_DB = "draughts_bench"
@@ -57,28 +57,13 @@ def free_port() -> int:
 
 def process_seconds(server_group: int) -> dict[int, tuple[str, float]]:
     """Returns each process's part (web server, PostgreSQL, clients) and CPU seconds (user + system) so far."""
-    tick = os.sysconf("SC_CLK_TCK")
     found: dict[int, tuple[str, float]] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        comm = stat[stat.index("(") + 1:stat.rindex(")")]
-        fields = stat[stat.rindex(")") + 2:].split()
-        used = (int(fields[11]) + int(fields[12])) / tick
-        pid = int(entry.name)
+    for pid, comm, group, used, title in processes():
         if pid == os.getpid():
             found[pid] = ("clients", used)
-        elif int(fields[2]) == server_group:
+        elif group == server_group:
             found[pid] = ("web server", used)
         elif comm.startswith("postgres"):
-            try:
-                title = (entry / "cmdline").read_bytes().decode(errors="replace")
-            except OSError:
-                title = ""
             found[pid] = ("PostgreSQL sessions" if BENCH_DB in title else "PostgreSQL background", used)
     return found
 

@@ -57,6 +57,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from _scratch import processes  # noqa: E402
+
 BENCH_DB = "draughts_bench_live"
 DEFAULT_PDN = ROOT / ".." / "shared" / "data" / "pdn" / "OCA_2.0.pdn"
 TARGET_VIEWERS, TARGET_DELIVERY_P99, TARGET_MOVE_P99, TARGET_IDLE = 2000, 0.250, 0.050, 10000
@@ -299,28 +301,12 @@ class Clients:
 
 def cpu_seconds(groups: dict[int, str]) -> dict[int, tuple[str, float]]:
     """Returns the CPU seconds so far of each process of the given process groups, and PostgreSQL's sessions."""
-    tick = os.sysconf("SC_CLK_TCK")
     found = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        comm = stat[stat.index("(") + 1:stat.rindex(")")]
-        fields = stat[stat.rindex(")") + 2:].split()
-        used = (int(fields[11]) + int(fields[12])) / tick
-        group = int(fields[2])
+    for pid, comm, group, used, title in processes():
         if group in groups:
-            found[int(entry.name)] = (groups[group], used)
-        elif comm.startswith("postgres"):
-            try:
-                title = (entry / "cmdline").read_bytes().decode(errors="replace")
-            except OSError:
-                continue
-            if BENCH_DB in title:
-                found[int(entry.name)] = ("PostgreSQL", used)
+            found[pid] = (groups[group], used)
+        elif comm.startswith("postgres") and BENCH_DB in title:
+            found[pid] = ("PostgreSQL", used)
     return found
 
 

@@ -256,6 +256,38 @@ LiveFeed.prototype.pollDelay = function (normal) {
 };
 
 /*
+ * pageRefresher(element): returns refresh(), which reads the page again (the same address) and
+ * puts the fresh content of the element with the same id in place of the element's own. Calls
+ * made while a read is under way are folded into one more read after it: never two at once.
+ */
+export function pageRefresher(element) {
+  var reading = false;
+  var again = false;
+  var refresh = function () {
+    if (reading) {
+      again = true;
+      return;
+    }
+    reading = true;
+    fetch(window.location.href, { credentials: "same-origin", cache: "no-store" }).then(function (response) {
+      return response.ok ? response.text() : null;
+    }).then(function (html) {
+      var fresh = html && new DOMParser().parseFromString(html, "text/html").getElementById(element.id);
+      if (fresh) {
+        element.innerHTML = fresh.innerHTML;
+      }
+    }).catch(function () {}).then(function () {
+      reading = false;
+      if (again) {
+        again = false;
+        refresh();
+      }
+    });
+  };
+  return refresh;
+}
+
+/*
  * Says a new move or ruling to a screen reader: a line in the page's live region (#announcer,
  * role="log", visually hidden), the newest last; the region keeps its last few lines only.
  */

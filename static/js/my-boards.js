@@ -7,37 +7,15 @@
  *
  * A native ES module, no build step: templates/tournaments/boards.html loads it.
  */
-import { LiveFeed } from "./common.js";
+import { LiveFeed, pageRefresher } from "./common.js";
 
 var table = document.getElementById("my-boards");
 if (table) {
   var ids = Array.prototype.map.call(table.querySelectorAll("[data-game-id]"), function (row) {
     return row.getAttribute("data-game-id");
   });
-  var reading = false;
-  var again = false;
+  var refresh = pageRefresher(table);
   var wasOpen = false;
-  var refresh = function () {
-    if (reading) {
-      again = true;
-      return;
-    }
-    reading = true;
-    fetch(window.location.href, { credentials: "same-origin", cache: "no-store" }).then(function (response) {
-      return response.ok ? response.text() : null;
-    }).then(function (html) {
-      var fresh = html && new DOMParser().parseFromString(html, "text/html").getElementById("my-boards");
-      if (fresh) {
-        table.innerHTML = fresh.innerHTML;
-      }
-    }).catch(function () {}).then(function () {
-      reading = false;
-      if (again) {
-        again = false;
-        refresh();
-      }
-    });
-  };
   var feed = new LiveFeed("/live/games?ids=" + ids.join(","), function (event) {
     if (event.type === "entry" || event.type === "state") {
       refresh();

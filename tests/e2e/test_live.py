@@ -29,25 +29,6 @@ def staff(db):
     return director, referee, players, token_issue(user=referee)
 
 
-@pytest.fixture
-def server(transactional_db, tmp_path):
-    from tests.conftest import worker_env
-    from tests.support.live import WebProcess
-
-    web = WebProcess(env=worker_env(), log_path=tmp_path / "web.log").start()
-    yield web
-    web.stop()
-
-
-@pytest.fixture
-def live_page(browser, server):
-    context = browser.new_context(base_url=server.url)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    yield page
-    context.close()
-
-
 def new_game(staff, players=(0, 1), **options):
     from arbitration.services import game_create
 

@@ -15,25 +15,6 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture
-def server(transactional_db, tmp_path):
-    from tests.conftest import worker_env
-    from tests.support.live import WebProcess
-
-    web = WebProcess(env=worker_env(), log_path=tmp_path / "web.log").start()
-    yield web
-    web.stop()
-
-
-@pytest.fixture
-def live_page(browser, server):
-    context = browser.new_context(base_url=server.url)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    yield page
-    context.close()
-
-
-@pytest.fixture
 def world(transactional_db):
     """A round robin of 4 (2-game matches) with round 1 published, its games refereed by ref1."""
     from accounts.services import user_create_with_role
