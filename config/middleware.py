@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import logging
+import math
+import signal
+import threading
 from collections.abc import Callable
+from types import ModuleType
 
+from django.conf import settings
+from django.db import connections
 from django.http import HttpRequest, HttpResponse, JsonResponse, UnreadablePostError
 
-from core.api import error_body
+from core.api import DATABASE_BUSY, error_body, is_database_busy
 
 logger = logging.getLogger(__name__)
 
@@ -49,3 +55,103 @@ class RequestBodyGuard:
             logger.warning("%s %s: the request body stopped short", request.method, request.path)
             return _refusal(request, 400, "malformed_request", UNREADABLE_BODY)
         return None
+
+
+class RequestTimedOut(BaseException):
+    """Raised in a request that ran past ``REQUEST_TIME_LIMIT``.
+
+    A ``BaseException`` (like ``KeyboardInterrupt``), so that no ``except Exception`` of Django,
+    DRF or the apps turns it into a 500 on the way out: every ``transaction.atomic`` it crosses
+    rolls back, which releases the database's locks (SQLite's one write lock included).
+    """
+
+
+TIMED_OUT = "The request took too long and was stopped; nothing it would have written was kept. Try again."
+
+
+def _on_alarm(signum: int, frame: object) -> None:
+    raise RequestTimedOut
+
+
+def _uwsgi_module() -> ModuleType | None:
+    try:
+        import uwsgi  # type: ignore[import-not-found]  # only inside a uWSGI worker
+    except ImportError:
+        return None
+    return uwsgi
+
+
+class RequestTimeLimit:
+    """Ends a request that runs too long, so that it cannot hold a worker or a lock for good.
+
+    Two limits, armed only in a uWSGI worker's main thread (``config/uwsgi.ini``):
+
+    - ``REQUEST_TIME_LIMIT`` seconds (soft): a SIGALRM timer raises ``RequestTimedOut`` in the
+      request. Python runs the handler between bytecodes and inside the regular-expression engine
+      (which checks for signals), so a slow parse or loop is stopped, its transaction rolled
+      back, and the client answered 503 ``timeout`` with ``Retry-After``.
+    - ``REQUEST_HARD_TIME_LIMIT`` seconds (hard): uWSGI's per-request "user harakiri", enforced by
+      the master process, which kills the worker (SIGKILL) however it is stuck, even in C code
+      that never returns to Python; the operating system then releases its locks and the master
+      starts a new worker. uWSGI's own ``harakiri`` is not enough: uWSGI 2.0 pushes its deadline
+      back by the whole limit for every chunk of a buffered request body it reads
+      (``inc_harakiri`` in ``core/reader.c``), so a request with a large body was never killed.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+        self.soft = float(getattr(settings, "REQUEST_TIME_LIMIT", 0) or 0)
+        self.hard = int(math.ceil(float(getattr(settings, "REQUEST_HARD_TIME_LIMIT", 0) or 0)))
+        self.uwsgi = _uwsgi_module()
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        armed = self.uwsgi is not None and threading.current_thread() is threading.main_thread()
+        if not armed:
+            return self.get_response(request)
+        if self.hard > 0:
+            self.uwsgi.set_user_harakiri(self.hard)
+        previous = signal.signal(signal.SIGALRM, _on_alarm) if self.soft > 0 else None
+        try:
+            if self.soft > 0:
+                signal.setitimer(signal.ITIMER_REAL, self.soft)
+            try:
+                return self.get_response(request)
+            finally:
+                if self.soft > 0:
+                    signal.setitimer(signal.ITIMER_REAL, 0)
+        except RequestTimedOut:
+            # whatever the request was doing is abandoned: start the next one on fresh connections
+            connections.close_all()
+            logger.warning("%s %s: stopped after %.0f s (REQUEST_TIME_LIMIT)", request.method, request.path,
+                           self.soft)
+            response = _refusal(request, 503, "timeout", TIMED_OUT)
+            response["Retry-After"] = "1"
+            return response
+        finally:
+            if previous is not None:
+                signal.signal(signal.SIGALRM, previous)
+            if self.hard > 0:
+                self.uwsgi.set_user_harakiri(0)
+
+
+class DatabaseBusy:
+    """Answers 503 ``database_busy`` with ``Retry-After`` when SQLite's write lock stayed taken.
+
+    On SQLite (``make run``) writers queue for the one write lock (``BEGIN IMMEDIATE``, a busy
+    timeout); one that waited the whole timeout gets this answer instead of a 500. The API's
+    exception handler answers the same for API views (``core.api``); this covers the pages.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if not is_database_busy(exception):
+            return None
+        logger.warning("%s %s: the database stayed locked (busy timeout)", request.method, request.path)
+        response = _refusal(request, 503, "database_busy", DATABASE_BUSY)
+        response["Retry-After"] = "1"
+        return response

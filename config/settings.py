@@ -99,9 +99,12 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: a request over its time limit is stopped and answered here (config.middleware).
+    "config.middleware.RequestTimeLimit",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "config.middleware.RequestBodyGuard",
+    "config.middleware.DatabaseBusy",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -163,13 +166,24 @@ else:
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": VAR_DIR / "db.sqlite3",
             "OPTIONS": {
-                # Writers take the lock at BEGIN, so concurrent writes queue instead of failing.
+                # Writers take the lock at BEGIN, so concurrent writes queue instead of failing;
+                # one waits up to SQLITE_BUSY_TIMEOUT seconds (longer than the time limit of the
+                # request that holds it, REQUEST_TIME_LIMIT), then gets 503 database_busy.
                 "transaction_mode": "IMMEDIATE",
-                "timeout": 20,
+                "timeout": float(os.environ.get("SQLITE_BUSY_TIMEOUT", "20")),
                 "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
             },
         }
     }
+
+# Time limits of a request in a uWSGI worker (config.middleware.RequestTimeLimit): past
+# REQUEST_TIME_LIMIT seconds it is stopped (503 timeout, its transaction rolled back); past
+# REQUEST_HARD_TIME_LIMIT the uWSGI master kills the worker, however it is stuck. 0 turns one off.
+REQUEST_TIME_LIMIT = float(os.environ.get("REQUEST_TIME_LIMIT", "10"))
+REQUEST_HARD_TIME_LIMIT = float(os.environ.get("REQUEST_HARD_TIME_LIMIT", "") or (REQUEST_TIME_LIMIT + 5 if REQUEST_TIME_LIMIT else 0))
+
+# Test servers only: routes that play hostile requests (config.views.hold_write_lock). Never in production.
+TEST_ENDPOINTS = env_bool("DJANGO_TEST_ENDPOINTS", False)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

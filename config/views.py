@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import signal
+import time
+
 from django.conf import settings
+from django.db import connection, transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_GET, require_POST
 
 from accounts.authentication import TokenAuthentication
 from accounts.roles import is_director
@@ -89,3 +94,25 @@ def bad_request(request: HttpRequest, exception: Exception | None = None) -> Htt
     if _is_api(request):
         return JsonResponse(error_body("bad_request", "Bad request."), status=400)
     return render(request, "400.html", status=400)
+
+
+@csrf_exempt
+@require_POST
+def hold_write_lock(request: HttpRequest) -> JsonResponse:
+    """Holds the database's write lock for ``?seconds=`` (test servers only: ``DJANGO_TEST_ENDPOINTS``).
+
+    Plays a hostile request in the tests of the request time limits: it opens a write
+    transaction (on SQLite ``BEGIN IMMEDIATE`` takes the one write lock) and sleeps in it.
+    With ``?stuck=1`` it first blocks SIGALRM, like code stuck where Python cannot interrupt
+    it, so that only the hard limit (uWSGI's user harakiri) ends it.
+    """
+    if not settings.TEST_ENDPOINTS:  # the route exists only then; this is a second lock
+        return JsonResponse(error_body("not_found", "Not found."), status=404)
+    seconds = min(float(request.GET.get("seconds", "30")), 120.0)
+    if request.GET.get("stuck") == "1":
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("UPDATE core_worker_heartbeat SET beat_at = beat_at WHERE 1 = 0")
+        time.sleep(seconds)
+    return JsonResponse({"held": seconds})

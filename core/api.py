@@ -11,6 +11,7 @@ import math
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.db import OperationalError
 from django.http import Http404, HttpRequest, JsonResponse
 from rest_framework import exceptions, status
 from rest_framework.pagination import PageNumberPagination
@@ -68,6 +69,14 @@ _DRF_CODES: dict[type[exceptions.APIException], tuple[str, str | None]] = {
 }
 
 
+DATABASE_BUSY = "The database is busy with other writes; nothing was written. Try again shortly."
+
+
+def is_database_busy(exc: BaseException) -> bool:
+    """Tells whether an exception is SQLite's "database is locked": its busy timeout ran out."""
+    return isinstance(exc, OperationalError) and "database is locked" in str(exc)
+
+
 def _message_of(detail: Any) -> str:
     if isinstance(detail, (list, tuple)) and detail:
         return _message_of(detail[0])
@@ -85,6 +94,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied()
+    if is_database_busy(exc):  # SQLite (make run): the write lock stayed taken past the busy timeout
+        logger.warning("the database stayed locked past its busy timeout: answered 503")
+        set_rollback()
+        return Response(error_body("database_busy", DATABASE_BUSY), status=503, headers={"Retry-After": "1"})
     if not isinstance(exc, exceptions.APIException):
         return None  # a bug: Django's 500 handler answers it in the same shape
 
