@@ -3,19 +3,11 @@
 from django.contrib import admin
 
 from arbitration.models import LogEntry
+from core.admin import ReadOnlyAdmin
 
 
-class AppendOnlyAdmin(admin.ModelAdmin):
+class AppendOnlyAdmin(ReadOnlyAdmin):
     """An admin for an append-only log: rows are shown, never added, changed or deleted here."""
-
-    def has_add_permission(self, request) -> bool:  # noqa: ANN001
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:  # noqa: ANN001
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:  # noqa: ANN001
-        return False
 
 
 @admin.register(LogEntry)

@@ -30,7 +30,13 @@ from arbitration.serializers import (
     MoveRequestSerializer,
     move_request_data,
 )
-from arbitration.services import game_create, game_move_record, game_referees_set, ruling_issue
+from arbitration.services import (
+    game_create,
+    game_move_record,
+    game_referees_set,
+    result_confirm,
+    ruling_issue,
+)
 from games.models import Game
 from games.selectors import game_get, game_list
 
@@ -142,6 +148,21 @@ class GameRefereesView(APIView):
         serializer = GameRefereesRequestSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         game = game_referees_set(acting_user=request.user, game_id=pk, **serializer.validated_data)
+        return _state_response(game_get(game.pk), request)
+
+
+class GameConfirmView(APIView):
+    """A player confirms the finished game's result (signs the scoresheet)."""
+
+    permission_classes = [ReadOrSignedIn]
+
+    @extend_schema(
+        summary="Confirm the result (a player of the game; a player who disagrees files an appeal instead)",
+        request=None,
+        responses={200: GameStateSerializer, **{k: _ERRORS[k] for k in (401, 403, 404, 409)}},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        game = result_confirm(acting_user=request.user, game_id=pk)
         return _state_response(game_get(game.pk), request)
 
 

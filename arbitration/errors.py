@@ -109,3 +109,9 @@ class AppealTooLate(AppError):
     code = "appeal_too_late"
     status_code = status.HTTP_409_CONFLICT
     default_message = "The time to file an appeal on this game has passed."
+
+
+class GameNotFinished(AppError):
+    code = "game_not_finished"
+    status_code = status.HTTP_409_CONFLICT
+    default_message = "The game is not finished."

@@ -17,6 +17,7 @@ from typing import Any
 
 from django.utils import timezone
 
+from arbitration.live import publish_entry_on_commit
 from arbitration.models import LogEntry
 from core.chain import (
     GENESIS_HASH,
@@ -27,9 +28,10 @@ from core.chain import (
     unknown_key_reason,
 )
 from games.models import Game, Move
+from games.rules import Position
 
-__all__ = ["GENESIS_HASH", "Verification", "entry_content", "entry_id_sql", "head_text", "log_append",
-           "log_verify", "log_verify_head"]
+__all__ = ["GENESIS_HASH", "Verification", "entry_content", "entry_id_sql", "head_mismatch", "head_text",
+           "kept_head_check", "log_append", "log_verify", "log_verify_head"]
 
 
 def _iso(moment: datetime) -> str:
@@ -84,6 +86,7 @@ def log_append(
     entry.save(pk_later=pk_later)
     game.log_seq = seq
     game.log_head = entry.hash
+    publish_entry_on_commit(game, entry)
     return entry
 
 
@@ -199,45 +202,62 @@ def log_verify_head(game: Any, kept: str) -> Verification:
     outcome = log_verify(game)
     if not outcome.valid:
         return outcome
+    rows = LogEntry.objects.filter(game_id=game.pk)
+    return kept_head_check(outcome, kept, hash_at=lambda seq: rows.filter(seq=seq).values_list("hash", flat=True)
+                           .first(), hash_exists=lambda digest: rows.filter(hash=digest).exists())
+
+
+def kept_head_check(outcome: Verification, kept: str, *, hash_at: Any, hash_exists: Any,
+                    unit: str = "entry") -> Verification:
+    """Checks that a verified chain still leads to a head kept outside (``SEQ:HASH`` or ``HASH``).
+
+    ``hash_at(seq)`` gives the hash of the chain's row with that seq (None if there is none),
+    ``hash_exists(hash)`` whether any row has that hash; ``unit`` names a row ("entry", "row").
+    """
     seq_text, _, hash_text = kept.strip().rpartition(":")
     hash_text = hash_text.lower()
-    rows = LogEntry.objects.filter(game_id=game.pk)
     if seq_text:
         if not seq_text.isdigit():
             return Verification(False, outcome.entries, None, f"the head {kept!r} is not SEQ:HASH")
         seq = int(seq_text)
-        found = rows.filter(seq=seq).values_list("hash", flat=True).first()
+        found = hash_at(seq)
         if found is None:
-            return Verification(False, outcome.entries, seq, f"entry #{seq} of the head kept is not in the log "
-                                f"(it ends at entry #{outcome.entries})")
+            return Verification(False, outcome.entries, seq, f"{unit} #{seq} of the head kept is not in the log "
+                                f"(it ends at {unit} #{outcome.entries})")
         if found != hash_text:
-            return Verification(False, outcome.entries, seq, f"entry #{seq}'s hash is {found}, not the head kept "
+            return Verification(False, outcome.entries, seq, f"{unit} #{seq}'s hash is {found}, not the head kept "
                                 f"({hash_text}): the record was rewritten since")
         return outcome
-    if not rows.filter(hash=hash_text).exists():
+    if not hash_exists(hash_text):
         return Verification(False, outcome.entries, None,
-                            f"no entry of the log has the hash kept ({hash_text}): the record was rewritten since")
+                            f"no {unit} of the log has the hash kept ({hash_text}): the record was rewritten since")
     return outcome
 
 
 def _head_mismatch(rows: list[tuple], head: dict[str, Any]) -> tuple[int, str] | None:
     """Compares the last entry with the game's chain head; returns (entry, reason) when they differ."""
-    last_seq = rows[-1][1] if rows else 0
-    last_hash = rows[-1][13] if rows else GENESIS_HASH
-    head_seq, head_hash = head["log_seq"], head["log_head"] or GENESIS_HASH
+    return head_mismatch(last_seq=rows[-1][1] if rows else 0, last_hash=rows[-1][13] if rows else GENESIS_HASH,
+                         head_seq=head["log_seq"], head_hash=head["log_head"] or GENESIS_HASH)
+
+
+def head_mismatch(*, last_seq: int, last_hash: str, head_seq: int, head_hash: str, owner: str = "game",
+                  unit: str = "entry") -> tuple[int, str] | None:
+    """Compares a chain's last row with the head cached on its owner's row; returns (row, reason) when they differ."""
+    units = "entries" if unit == "entry" else f"{unit}s"
     if last_seq < head_seq:
-        missing = f"entry #{head_seq} is" if last_seq + 1 == head_seq else f"entries #{last_seq + 1} to #{head_seq} are"
+        missing = f"{unit} #{head_seq} is" if last_seq + 1 == head_seq else f"{units} #{last_seq + 1} to #{head_seq} are"
         return last_seq + 1, (
-            f"{missing} missing: the game's chain head is entry #{head_seq} but the log ends at "
-            f"{f'entry #{last_seq}' if last_seq else 'no entry'} (deleted from the end)"
+            f"{missing} missing: the {owner}'s chain head is {unit} #{head_seq} but the log ends at "
+            f"{f'{unit} #{last_seq}' if last_seq else f'no {unit}'} (deleted from the end)"
         )
     if last_seq > head_seq:
         return head_seq + 1, (
-            f"entry #{head_seq + 1} is beyond the game's chain head (entry #{head_seq}): written outside the services"
+            f"{unit} #{head_seq + 1} is beyond the {owner}'s chain head ({unit} #{head_seq}): written outside the "
+            "services"
         )
     if last_hash != head_hash:
         return last_seq, (
-            f"entry #{last_seq}: its hash is not the game's chain head (the entry was replaced or the head edited)"
+            f"{unit} #{last_seq}: its hash is not the {owner}'s chain head (the {unit} was replaced or the head edited)"
         )
     return None
 
@@ -264,7 +284,7 @@ def _ending_mismatch(ending: tuple[int, Any] | None, head: dict[str, Any], entri
 
 
 _MOVE_COLUMNS = ("id", "ply", "side", "pdn", "entered", "path", "captures", "crowns", "fen_after", "recorded_by_id",
-                 "recorded_at", "log_entry_id", "superseded_by_id")
+                 "recorded_at", "log_entry_id", "superseded_by_id", "moved_man")
 
 
 def _moves_mismatch(game_id: int, rows: list[tuple]) -> tuple[int, str] | None:
@@ -302,12 +322,26 @@ def _logged(data: Any, key: str) -> Any:
     return data.get(key) if isinstance(data, dict) else None
 
 
+def _man_moved(fen: str, path: Any, crowns: Any) -> bool | None:
+    """Tells from the entry whether a man made the move (a man that crowned, or a man on the landing square
+    after it); None when the entry cannot say (an old or damaged entry: its hash is checked apart)."""
+    if crowns is True:
+        return True
+    if not isinstance(path, list) or not path or not isinstance(path[-1], int):
+        return None
+    try:
+        piece = Position.from_fen(fen).piece_at(path[-1])
+    except (ValueError, IndexError):
+        return None
+    return None if piece is None else piece in ("b", "w")
+
+
 def _move_differs(entry: tuple, move: tuple, put_backs: list[tuple[int, int, int]],
                   by_id: dict[int, tuple]) -> str | None:
     """Returns how a move row differs from its entry, or None."""
     (_id, seq, _kind, side, _law, _note, data, actor_id, created_at, ply, fen, *_rest) = entry
     (_mid, m_ply, m_side, pdn, entered, path, captures, crowns, fen_after, recorded_by_id, recorded_at,
-     _entry_id, superseded_by_id) = move
+     _entry_id, superseded_by_id, moved_man) = move
     expected = {
         "ply": (m_ply, ply), "side": (m_side, side), "pdn": (pdn, _logged(data, "move")),
         "path": (path, _logged(data, "path")), "captures": (captures, _logged(data, "captures")),
@@ -318,6 +352,10 @@ def _move_differs(entry: tuple, move: tuple, put_backs: list[tuple[int, int, int
     for name, (row_value, logged) in expected.items():
         if row_value != logged:
             return f"says {name} {row_value!r} but the entry says {logged!r} (edited by hand)"
+    man_moved = _man_moved(fen, _logged(data, "path"), _logged(data, "crowns"))
+    if man_moved is not None and moved_man != man_moved:
+        return (f"says moved_man {moved_man!r} but the entry's move was made by a {'man' if man_moved else 'king'} "
+                "(edited by hand)")
     superseding = next((pid for pseq, to_ply, pid in put_backs if pseq > seq and to_ply < ply), None)
     if superseded_by_id == superseding:
         return None

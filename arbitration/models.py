@@ -62,6 +62,7 @@ class LogEntry(models.Model):
         TIME_CALL = "time_call", "Time called (Law 25)"
         SYSTEM = "system", "System note"
         REFEREES_CHANGED = "referees_changed", "Referees changed"
+        RESULT_CONFIRMED = "result_confirmed", "Result confirmed by a player"
 
     # No index of its own: the unique (game, seq) and the (game, kind) indexes lead with the game.
     game = models.ForeignKey("games.Game", on_delete=models.PROTECT, related_name="log_entries", db_index=False)

@@ -13,6 +13,7 @@ from typing import Any
 from accounts.privacy import data_hidden, name_hidden, names_hidden
 from arbitration.access import can_write
 from arbitration.clocks import clock_of, clock_view, db_now
+from arbitration.confirmations import result_confirmations
 from arbitration.models import LogEntry
 from arbitration.persistence import game_referees, moves_fens_since
 from arbitration.state import (
@@ -134,6 +135,7 @@ def game_state(game: Game, user: Any = None, *, last_move: Move | None = None) -
         "progress": progress,
         "repetition": {"threshold": game.repetition_threshold, "current": repetitions},
         "appeals": [appeal.to_json() for appeal in state.appeals],
+        "confirmations": result_confirmations(game),
         "referees": [username for _, username in referees],
         "log_length": game.log_seq,
         "can_write": can_write(game, user),

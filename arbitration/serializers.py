@@ -62,6 +62,16 @@ class ClocksSerializer(serializers.Serializer):
     server_now = serializers.DateTimeField()
 
 
+class ConfirmationSerializer(serializers.Serializer):
+    seq = serializers.IntegerField(help_text="The result_confirmed log entry.")
+    at = serializers.DateTimeField()
+
+
+class ConfirmationsSerializer(serializers.Serializer):
+    black = ConfirmationSerializer(allow_null=True)
+    white = ConfirmationSerializer(allow_null=True)
+
+
 class GameStateSerializer(serializers.Serializer):
     """The game-state JSON (GET /games/{id}/ and every successful move or ruling; a move's answer has
     ``last_move`` instead of ``moves``)."""
@@ -91,6 +101,9 @@ class GameStateSerializer(serializers.Serializer):
     progress = serializers.DictField()
     repetition = RepetitionSerializer()
     appeals = serializers.ListField(child=serializers.DictField())
+    confirmations = ConfirmationsSerializer(
+        help_text="Who confirmed the result in force (the digital signature of the scoresheet): per side, the log "
+        "entry and when, or null; both null while the game runs or after a result changed.")
     referees = serializers.ListField(child=serializers.CharField())
     log_length = serializers.IntegerField()
     can_write = serializers.BooleanField()

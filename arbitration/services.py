@@ -5,6 +5,7 @@
 ask ``arbitration.access`` who may write, and put their log entry on the game's hash chain.
 """
 
+from arbitration.confirmations import result_confirm
 from arbitration.creation import game_create
 from arbitration.delay import clock_sweep
 from arbitration.moves import MoveOutcome, game_move_record
@@ -12,4 +13,4 @@ from arbitration.rulings import RULING_KINDS, ruling_issue
 from arbitration.staff import game_referee_remove, game_referees_set
 
 __all__ = ["RULING_KINDS", "MoveOutcome", "clock_sweep", "game_create", "game_move_record",
-           "game_referee_remove", "game_referees_set", "ruling_issue"]
+           "game_referee_remove", "game_referees_set", "result_confirm", "ruling_issue"]

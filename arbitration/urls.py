@@ -10,4 +10,6 @@ urlpatterns = [
     path("", views.game_list, name="list"),
     path("<int:game_id>", views.game_detail, name="detail"),
     path("<int:game_id>/console", views.game_console, name="console"),
+    path("<int:game_id>/confirm", views.game_confirm, name="confirm"),
+    path("<int:game_id>/appeal", views.game_appeal, name="appeal"),
 ]

@@ -8,16 +8,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
-from django.views.decorators.http import require_GET
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.privacy import names_shown_to
-from arbitration.access import can_write
+from arbitration.access import can_write, player_side
+from arbitration.confirmations import ending_entry, result_confirm, result_confirmations
 from arbitration.log import head_text
+from arbitration.rulings import ruling_issue
 from arbitration.selectors import game_state, state_without_names
+from core.api import AppError
 from games.models import Game, Termination
 
 
@@ -46,7 +50,68 @@ def _page_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "initial_state": _initial_state(game, request.user),
         "terminations": {value: label for value, label in Termination.choices},
         "log_head": head_text(game) if game.is_finished else None,
+        **_signature_context(request, game),
     }
+
+
+def _signature_context(request: HttpRequest, game: Game) -> dict[str, Any]:
+    """What the game page shows of the players' confirmations, and whether this user signs (his side)."""
+    if not game.is_finished:
+        return {}
+    confirmed = result_confirmations(game)
+    side = player_side(game, request.user)
+    return {"confirmed": confirmed, "my_side": side, "i_confirmed": bool(side and confirmed[side])}
+
+
+@login_required
+@require_POST
+def game_confirm(request: HttpRequest, game_id: int) -> HttpResponse:
+    """A player confirms the finished game's result from its page (signs the scoresheet)."""
+    try:
+        result_confirm(acting_user=request.user, game_id=game_id)
+    except AppError as error:
+        if error.status_code == 404:
+            raise
+        messages.error(request, error.message)
+    else:
+        messages.success(request, "You confirmed the result. Thank you.")
+    return redirect("games:detail", game_id=game_id)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def game_appeal(request: HttpRequest, game_id: int) -> HttpResponse:
+    """A player who disagrees with the result appeals against the game's ending (Law 28), with a statement.
+
+    The appeal goes to the tournament's arbiters (the appellant names nobody); what is refused
+    (too late, no arbiter, already appealed) is shown on the form.
+    """
+    game = _game_or_404(game_id)
+    side = player_side(game, request.user)
+    if side is None:
+        raise PermissionDenied("Only a player of this game may appeal on it.")
+    ending = ending_entry(game) if game.is_finished else None
+    statement = (request.POST.get("statement") or "").strip() if request.method == "POST" else ""
+    error = ""
+    if request.method == "POST":
+        if ending is None:
+            error = "The game is not finished: there is no result to appeal against."
+        elif not statement:
+            error = "Write your statement: what was wrong, and what you ask for."
+        else:
+            try:
+                ruling_issue(acting_user=request.user, game_id=game.pk, kind="appeal", side=side,
+                             payload={"entry": ending.seq, "statement": statement[:2000]})
+            except AppError as refused:
+                if refused.status_code == 404:
+                    raise
+                error = refused.message
+            else:
+                messages.success(request, "Your appeal is filed: the tournament's arbiter decides it (Law 28).")
+                return redirect("games:detail", game_id=game.pk)
+    return render(request, "games/appeal.html", {"game": game, "side": side, "ending": ending,
+                                                 "statement": statement, "error": error},
+                  status=400 if error else 200)
 
 
 @require_GET

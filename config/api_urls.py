@@ -5,6 +5,7 @@ from rest_framework.routers import DefaultRouter
 
 from accounts.api import MeView, MyTokenDetailView, MyTokensView
 from arbitration.api import (
+    GameConfirmView,
     GameLogVerifySlashView,
     GameLogVerifyView,
     GameLogView,
@@ -43,6 +44,7 @@ urlpatterns = [
     path("games/<int:pk>/moves/", GameMovesView.as_view(), name="game-moves"),
     path("games/<int:pk>/rulings/", GameRulingsView.as_view(), name="game-rulings"),
     path("games/<int:pk>/referees/", GameRefereesView.as_view(), name="game-referees"),
+    path("games/<int:pk>/confirm/", GameConfirmView.as_view(), name="game-confirm"),
     path("games/<int:pk>/log/", GameLogView.as_view(), name="game-log"),
     path("games/<int:pk>/log/verify", GameLogVerifyView.as_view(), name="game-log-verify"),
     path("games/<int:pk>/log/verify/", GameLogVerifySlashView.as_view()),

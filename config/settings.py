@@ -403,3 +403,20 @@ AXES_VERBOSE = False
 # The client's address; behind the TLS proxy, the address it appended to X-Forwarded-For.
 AXES_CLIENT_IP_CALLABLE = "accounts.backends.client_ip"
 AXES_TRUST_X_FORWARDED_FOR = env_bool("DJANGO_BEHIND_TLS_PROXY", False)
+
+# Live push (docs/architecture.md, "Live"): every committed log entry is published on Redis
+# pub/sub (LIVE_REDIS_URL, default the broker's when it is Redis) for the live servers
+# (config/live.py) to fan out; without Redis they read the log tables as a change feed.
+LIVE_REDIS_URL = os.environ.get("LIVE_REDIS_URL", "").strip() or (
+    CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else ""
+)
+if LIVE_REDIS_URL.lower() == "off":
+    LIVE_REDIS_URL = ""
+# One channel per database, so that two deployments (or test runs) on one Redis never mix.
+LIVE_CHANNEL = os.environ.get("LIVE_CHANNEL", "") or "draughts-live:" + str(
+    DATABASES["default"].get("TEST", {}).get("NAME") or DATABASES["default"]["NAME"])
+# Seconds between two reads of the change feed: the path itself without Redis, a safety net
+# (a message lost while Redis was away) with it.
+LIVE_FEED_INTERVAL = float(os.environ.get("LIVE_FEED_INTERVAL", "0.1" if not LIVE_REDIS_URL else "1.0"))
+# Seconds between two keep-alive comments on an idle stream.
+LIVE_KEEPALIVE = float(os.environ.get("LIVE_KEEPALIVE", "15"))

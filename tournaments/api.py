@@ -12,10 +12,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from arbitration.serializers import ErrorBodySerializer
+from arbitration.serializers import ErrorBodySerializer, LogVerifySerializer
 from players.models import Player
 from tournaments import selectors, services
 from tournaments.csv_import import CSVFormatError, players_import
+from tournaments.log import tournament_head_text, tournament_log_verify
 from tournaments.models import Entry, Round, Tournament
 from tournaments.serializers import (
     ArbitersSerializer,
@@ -244,6 +245,19 @@ class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         return Response(TournamentLogSerializer(selectors.tournament_log(tournament, public=public), many=True,
                                                 context={"request": request}).data)
 
+    @extend_schema(summary="Verify the tournament log's hash chain (and that it ends at the tournament's head)",
+                   responses={200: LogVerifySerializer, 404: _ERRORS[404]})
+    @action(detail=True, methods=["get"], url_path="log/verify", pagination_class=None)
+    def log_verify(self, request: Request, slug: str | None = None) -> Response:
+        return Response(tournament_log_verify(_tournament(slug)).as_dict())
+
+
+def _with_head(response: HttpResponse, tournament: Tournament) -> HttpResponse:
+    """Adds a finished tournament's chain head (``X-Log-Head: SEQ:HASH``) to an export, for whoever keeps it."""
+    if tournament.status == Tournament.Status.FINISHED:
+        response["X-Log-Head"] = tournament_head_text(tournament)
+    return response
+
 
 class EntryDetailView(APIView):
     """Withdraws a player (DELETE): the entry stays, with its results; he is not paired again."""
@@ -350,7 +364,7 @@ class StandingsCSVView(APIView):
         tournament = _tournament(slug)
         response = HttpResponse(selectors.standings_csv(tournament), content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-standings.csv"'
-        return response
+        return _with_head(response, tournament)
 
 
 class CrosstableCSVView(APIView):
@@ -361,7 +375,7 @@ class CrosstableCSVView(APIView):
         tournament = _tournament(slug)
         response = HttpResponse(selectors.crosstable_csv(tournament), content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-crosstable.csv"'
-        return response
+        return _with_head(response, tournament)
 
 
 class TournamentPDNView(APIView):
@@ -373,7 +387,7 @@ class TournamentPDNView(APIView):
         tournament = _tournament(slug)
         response = HttpResponse(selectors.tournament_pdn(tournament), content_type="text/plain; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="{tournament.slug}.pdn"'
-        return response
+        return _with_head(response, tournament)
 
 
 @extend_schema(exclude=True)

@@ -15,8 +15,9 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from arbitration.log import Verification
+from arbitration.log import Verification, head_mismatch, kept_head_check
 from core.chain import GENESIS_HASH, chain_hash, hash_matches, unknown_key_reason
+from core.live import publish_on_commit
 from tournaments.models import Tournament, TournamentLog
 
 
@@ -36,10 +37,15 @@ def row_content(*, tournament_id: int, seq: int, kind: str, actor_id: int | None
 @transaction.atomic
 def log_append(*, tournament: Tournament, kind: str, actor_id: int | None, reason: str, data: dict[str, Any],
                from_status: str, to_status: str, supersedes: TournamentLog | None) -> TournamentLog:
-    """Appends a row to the tournament's chain; the tournament row is locked so that rows are numbered in turn."""
-    Tournament.objects.select_for_update().filter(pk=tournament.pk).values_list("pk").first()
-    last = TournamentLog.objects.filter(tournament_id=tournament.pk).order_by("-seq").values_list("seq", "hash").first()
-    seq, prev_hash = (last[0] + 1, last[1]) if last else (1, GENESIS_HASH)
+    """Appends a row to the tournament's chain and advances the chain head kept on the tournament row.
+
+    The tournament row is locked so that rows are numbered in turn; the next row follows the head
+    (``Tournament.log_seq``, ``log_head``), so rows deleted from the end leave a gap that
+    ``tournament_log_verify`` reports.
+    """
+    head_seq, head_hash = Tournament.objects.select_for_update().filter(pk=tournament.pk).values_list(
+        "log_seq", "log_head").get()
+    seq, prev_hash = head_seq + 1, head_hash or GENESIS_HASH
     created_at = timezone.now()
     data = json.loads(json.dumps(data))  # as the JSON column will give it back
     content = row_content(
@@ -48,11 +54,21 @@ def log_append(*, tournament: Tournament, kind: str, actor_id: int | None, reaso
         created_at=created_at,
     )
     key_id, digest = chain_hash(content, prev_hash)
-    return TournamentLog.objects.create(
+    publish_on_commit(lambda: {"type": "tournament", "tournament": tournament.pk, "seq": seq, "kind": kind,
+                               "at": created_at.isoformat()})
+    row = TournamentLog.objects.create(
         tournament=tournament, kind=kind, actor_id=actor_id, reason=reason, data=data, from_status=from_status,
         to_status=to_status, supersedes=supersedes, created_at=created_at, seq=seq, prev_hash=prev_hash,
         hash=digest, key_id=key_id,
     )
+    Tournament.objects.filter(pk=tournament.pk).update(log_seq=seq, log_head=digest)
+    tournament.log_seq, tournament.log_head = seq, digest
+    return row
+
+
+def tournament_head_text(tournament: Tournament) -> str:
+    """Returns the tournament's chain head as it is printed (its page, its exports): ``SEQ:HASH``."""
+    return f"{tournament.log_seq}:{tournament.log_head}"
 
 
 def tournament_log_verify(tournament: Tournament) -> Verification:
@@ -60,8 +76,10 @@ def tournament_log_verify(tournament: Tournament) -> Verification:
 
     A row breaks the chain when its seq is not the next number, its ``prev_hash`` is not the hash
     of the row before, or its ``hash`` is not the HMAC of its content under the key its ``key_id``
-    names. One query.
+    names. The last row must then be the chain head kept on the tournament row, so rows deleted
+    from the end are found too. Two queries; the tournament row is read afresh.
     """
+    head = Tournament.objects.filter(pk=tournament.pk).values_list("log_seq", "log_head").first()
     rows = list(TournamentLog.objects.filter(tournament_id=tournament.pk).order_by("seq").values_list(
         "id", "seq", "kind", "actor_id", "from_status", "to_status", "reason", "data", "supersedes_id",
         "created_at", "prev_hash", "hash", "key_id",
@@ -88,4 +106,24 @@ def tournament_log_verify(tournament: Tournament) -> Verification:
             return Verification(False, len(rows), seq,
                                 f"row #{seq}: the hash does not match the content (edited after it was written)")
         previous = stored
+    if head is not None:
+        broken = head_mismatch(last_seq=rows[-1][1] if rows else 0, last_hash=previous, head_seq=head[0],
+                               head_hash=head[1] or GENESIS_HASH, owner="tournament", unit="row")
+        if broken is not None:
+            return Verification(False, len(rows), *broken)
     return Verification(True, len(rows))
+
+
+def tournament_log_verify_head(tournament: Tournament, kept: str) -> Verification:
+    """Checks the tournament's chain, then that it still leads to a head kept outside (``SEQ:HASH`` or ``HASH``).
+
+    The head printed on a finished tournament's page and in its exports (standings, crosstable)
+    is the hash of a row of the chain; later rows (a correction after the end) do not matter.
+    """
+    outcome = tournament_log_verify(tournament)
+    if not outcome.valid:
+        return outcome
+    rows = TournamentLog.objects.filter(tournament_id=tournament.pk)
+    return kept_head_check(outcome, kept, unit="row",
+                           hash_at=lambda seq: rows.filter(seq=seq).values_list("hash", flat=True).first(),
+                           hash_exists=lambda digest: rows.filter(hash=digest).exists())

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.db.models.functions import Mod
@@ -74,6 +76,9 @@ class Tournament(models.Model):
         null=True, blank=True,
         help_text="Knockout: how many 2-game blocks a tied match may add; empty: until decided.",
     )
+    log_seq = models.PositiveIntegerField(default=0, editable=False, help_text="The seq of the log's last row.")
+    log_head = models.CharField(max_length=64, default="0" * 64, editable=False,
+                                help_text="The hash of the log's last row (the chain head).")
 
     class Meta:
         ordering = ["-start_date", "name"]
@@ -97,6 +102,21 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """Saves the row; the chain head is left out unless named in ``update_fields``.
+
+        Only ``tournaments.log.log_append`` moves the head (with an UPDATE of its own, the row
+        locked); an object read before a row was appended and saved whole afterwards (the
+        admin, a service saving ``status``) must not put the old head back.
+        """
+        if kwargs.get("update_fields") is None and not self._state.adding and self.pk is not None:
+            kwargs["update_fields"] = [field.name for field in self._meta.concrete_fields
+                                       if not field.primary_key and field.name not in CHAIN_HEAD_FIELDS]
+        super().save(*args, **kwargs)
+
+
+CHAIN_HEAD_FIELDS = ("log_seq", "log_head")
 
 
 class Entry(models.Model):

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.db.models import Count, Prefetch, Q, QuerySet
 
+from arbitration.confirmations import unconfirmed_results
 from arbitration.pdn_export import game_pdn
 from core.csvsafe import Computed, csv_writer
 from games.models import Game
@@ -325,6 +326,14 @@ def crosstable_csv(tournament: Tournament) -> str:
             cells = [by_round[n].mark if n in by_round else "" for n in rounds]
         writer.writerow([row.rank, row.player.name, Computed(_fmt(row.points)), *map(Computed, cells)])
     return out.getvalue()
+
+
+def results_unconfirmed(tournament: Tournament) -> list[tuple[Game, list[str]]]:
+    """Returns the tournament's finished games whose result a player has not confirmed yet, with the sides
+    missing, in round and game order (two queries)."""
+    games = list(Game.objects.filter(round__tournament=tournament, status=Game.Status.FINISHED)
+                 .select_related("black", "white", "round").order_by("round__number", "id"))
+    return unconfirmed_results(games)
 
 
 def games_needing_referee(tournament: Tournament) -> list[Game]:

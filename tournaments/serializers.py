@@ -11,6 +11,7 @@ from accounts.privacy import data_hidden, name_hidden, names_hidden, names_shown
 from accounts.roles import is_director
 from games.models import Game, ProgressRule, RuleSet
 from players.models import Player, PlayerLog
+from tournaments.log import tournament_head_text
 from tournaments.models import Round, Tournament, TournamentLog
 from tournaments.scoring import TIEBREAKS
 
@@ -113,14 +114,20 @@ class TournamentSerializer(serializers.ModelSerializer):
     arbiters = serializers.SlugRelatedField(slug_field="username", many=True, read_only=True,
                                             help_text="Who decides appeals on its games (Law 28).")
     scoring = serializers.SerializerMethodField()
+    log_head = serializers.SerializerMethodField(
+        help_text="A finished tournament's log chain head, SEQ:HASH (null before the end): keep a copy, and "
+        "`verify_log --tournament SLUG --head SEQ:HASH` tells later whether the record still leads to it.")
 
     class Meta:
         model = Tournament
         fields = ["id", "name", "slug", "format", "rounds", "rule_set", "progress_rule", "opening",
                   "games_per_match", "scoring", "tiebreaks", "rated", "clock", "clock_control", "knockout_extra_blocks",
                   "venue", "start_date", "end_date", "status", "directors", "referees", "arbiters",
-                  "appeal_window_minutes"]
+                  "appeal_window_minutes", "log_head"]
         read_only_fields = fields
+
+    def get_log_head(self, obj: Tournament) -> str | None:
+        return tournament_head_text(obj) if obj.status == Tournament.Status.FINISHED else None
 
     def get_scoring(self, obj: Tournament) -> dict[str, Any]:
         return {

@@ -12,6 +12,7 @@ urlpatterns = [
     path("manage/", views.dashboard, name="dashboard"),
     path("players/<int:player_id>/", views.player_detail, name="player"),
     path("<slug:slug>/", views.tournament_detail, name="detail"),
+    path("<slug:slug>/live/", views.live_boards, name="live"),
     path("<slug:slug>/players/<int:player_id>/", views.tournament_player, name="record"),
     path("<slug:slug>/manage/", views.manage, name="manage"),
     path("<slug:slug>/manage/status", views.manage_status, name="manage-status"),

@@ -25,6 +25,7 @@ from core.api import AppError
 from games.models import Game, ProgressRule, RuleSet
 from players.models import Player
 from tournaments import selectors, services
+from tournaments.log import tournament_head_text
 from tournaments.models import Entry, Round, Tournament
 from tournaments.scoring import TIEBREAKS
 
@@ -153,7 +154,18 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "round_numbers": sorted({c.round for row in table for c in row.rounds}),
         "tiebreaks": list(tournament.tiebreaks or []),
         "is_tournament_director": services.is_director_of(tournament, request.user),
+        "log_head": tournament_head_text(tournament) if tournament.status == Tournament.Status.FINISHED else None,
     })
+
+
+@require_GET
+def live_boards(request: HttpRequest, slug: str) -> HttpResponse:
+    """Shows every game of the tournament's current round as a small board that follows play (config/live.py)."""
+    tournament = _tournament(slug)
+    current = tournament.rounds.exclude(status=Round.Status.PREVIEW).order_by("-number").first()
+    games = (list(Game.objects.filter(round=current).select_related("black", "white").order_by("id"))
+             if current is not None else [])
+    return render(request, "tournaments/live.html", {"tournament": tournament, "round": current, "games": games})
 
 
 @require_GET
@@ -258,6 +270,7 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
         "referees": ", ".join(u.username for u in tournament.referees.all()),
         "arbiters": ", ".join(u.username for u in tournament.arbiters.order_by("username")),
         "games_needing_referee": selectors.games_needing_referee(tournament),
+        "results_unconfirmed": selectors.results_unconfirmed(tournament),
         "log": selectors.tournament_log(tournament), "standings": selectors.standings(tournament),
         "results": [choice for choice in Game.Result.choices],
         "clock_form": ClockForm(initial=_clock_initial(tournament.clock_control)),

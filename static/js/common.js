@@ -163,3 +163,77 @@ export function followState(poller, initial, show, load) {
     });
   }
 }
+
+/*
+ * new LiveFeed(url, onEvent): follows a server-sent event stream (config/live.py) and calls
+ * onEvent(data) with each event's parsed data. The browser's EventSource reconnects by itself
+ * after a drop, saying the last event id it saw (Last-Event-ID: the game's log seq), and the
+ * server replays what was missed, in order. up() tells whether the stream is open now; when it
+ * cannot be held (no EventSource, the server refuses it, or it stays closed), up() is false and
+ * the page polls instead (pollDelay), and the stream is tried again every RETRY_MS.
+ */
+export function LiveFeed(url, onEvent, onChange) {
+  this.url = url;
+  this.onEvent = onEvent;
+  this.onChange = onChange || function () {};
+  this.open = false;
+  this.failures = 0; // polls in a row while the stream is down: the back-off
+  this.source = null;
+  this.connect();
+}
+
+LiveFeed.RETRY_MS = 30000;
+
+LiveFeed.prototype.connect = function () {
+  if (typeof window.EventSource !== "function") {
+    return;
+  }
+  var self = this;
+  var source = new window.EventSource(this.url);
+  this.source = source;
+  source.onopen = function () {
+    self.open = true;
+    self.failures = 0;
+    document.documentElement.setAttribute("data-live", "open");
+    self.onChange(true);
+  };
+  source.onmessage = function (message) {
+    var data = null;
+    try {
+      data = JSON.parse(message.data);
+    } catch (error) {
+      return;
+    }
+    self.onEvent(data);
+  };
+  source.onerror = function () {
+    var was = self.open;
+    self.open = false;
+    document.documentElement.setAttribute("data-live", source.readyState === 2 ? "closed" : "connecting");
+    if (source.readyState === 2) {
+      window.setTimeout(function () {
+        if (self.source === source) {
+          self.connect();
+        }
+      }, LiveFeed.RETRY_MS);
+    }
+    if (was) {
+      self.onChange(false);
+    }
+  };
+};
+
+LiveFeed.prototype.up = function () {
+  return this.open;
+};
+
+/* The delay before the next poll: none needed while the stream is open (a slow safety poll), else
+ * the page's own delay, doubled after each poll made while the stream is down, up to 4 times it. */
+LiveFeed.prototype.pollDelay = function (normal) {
+  if (this.open) {
+    return 60000;
+  }
+  var delay = Math.min(30000, normal * Math.pow(2, Math.min(this.failures, 2)));
+  this.failures += 1;
+  return delay;
+};

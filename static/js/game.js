@@ -1,13 +1,14 @@
 /*
  * The public game page: a read-only board and the moves to step through (buttons, the move
  * list and the arrow keys). The position after each ply is moves[i].fen_after of the state.
- * The page follows the game while it is played, with its clocks (clocks.js).
+ * The page follows the game while it is played, with its clocks (clocks.js), by push (LiveFeed in
+ * common.js), polling only when the stream cannot be held.
  *
  * A native ES module, no build step: templates/games/detail.html loads it.
  */
 import { DraughtsBoard } from "./board.js";
 import { DraughtsClocks } from "./clocks.js";
-import { Poller, followState, gameUrl, getJson, readJson, resultWords } from "./common.js";
+import { LiveFeed, Poller, followState, gameUrl, getJson, readJson, resultWords } from "./common.js";
 
 function followGame(root) {
   var gameId = root.getAttribute("data-game-id");
@@ -52,6 +53,10 @@ function followGame(root) {
     }
     lastPly = state.ply;
     lastStatus = state.status;
+    if (state.log_length !== undefined && (lastSeq === null || state.log_length > lastSeq)) {
+      lastSeq = state.log_length;
+    }
+    startLive(state);
     renderList();
     show();
   }
@@ -75,9 +80,65 @@ function followGame(root) {
       })
       .catch(function () {});
   }
+  var live = null; // the game's event stream (made once the first state is shown)
   var poller = new Poller(poll, function () {
-    return clocks ? clocks.pollDelay(POLL_MS, CLOCK_POLL_MS) : POLL_MS;
+    var normal = clocks ? clocks.pollDelay(POLL_MS, CLOCK_POLL_MS) : POLL_MS;
+    return live ? live.pollDelay(normal) : normal;
   });
+
+  /*
+   * Follows the game by push (config/live.py): a move entry that comes next in the log (seq) is
+   * shown at once from the event; any other entry (a ruling, a clock event, the end) or a gap
+   * makes the page read the whole state once. The stream resumes after a drop from the last seq.
+   */
+  var lastSeq = null;
+  var reading = false;
+  function readState() {
+    if (reading) {
+      return;
+    }
+    reading = true;
+    getJson(gameUrl(gameId)).then(function (answer) {
+      if (answer.ok && answer.data) {
+        setState(answer.data, answer);
+      }
+    }).catch(function () {}).then(function () {
+      reading = false;
+    });
+  }
+  function onLive(event) {
+    if (event.type === "state" && clocks && event.state && event.seq === lastSeq) {
+      clocks.update(Object.assign({}, clocks.state || {}, event.state), null);
+      return;
+    }
+    if (event.type !== "entry" || event.game !== Number(gameId) || lastSeq === null || event.seq <= lastSeq) {
+      return;
+    }
+    var next = event.seq === lastSeq + 1;
+    lastSeq = event.seq;
+    if (next && event.kind === "move" && event.move && event.ply === moves.length + 1) {
+      var state = event.state || {};
+      setState(Object.assign({}, (clocks && clocks.state) || {}, {
+        moves: moves.concat([{ ply: event.ply, side: event.side, move: event.move, fen_after: event.fen,
+          recorded_at: event.at }]),
+        start_fen: startFen, ply: event.ply, status: state.status || lastStatus, result: state.result,
+        termination: state.termination, clocks: state.clocks !== undefined ? state.clocks : clocks && clocks.clocks(),
+        log_length: event.seq,
+      }), null);
+      if (event.state === undefined && clocks && clocks.clocks()) {
+        readState(); // replayed from the log: no clocks in it
+      }
+      return;
+    }
+    readState();
+  }
+  function startLive(state) {
+    if (live || !state || state.log_length === undefined) {
+      return;
+    }
+    lastSeq = state.log_length;
+    live = new LiveFeed("/live/games/" + gameId + "?since=" + lastSeq, onLive);
+  }
 
   function renderList() {
     var list = document.getElementById("move-list");

@@ -43,6 +43,7 @@ def test_a_move_rows_pdn_edited_by_hand_is_reported_at_its_entry(played, api_cli
 
 @pytest.mark.parametrize(("field", "value"), [
     ("fen_after", "W:W21,22:B1"), ("side", "white"), ("captures", "[18]"), ("crowns", True), ("path", "[9, 13]"),
+    ("moved_man", False),
 ])
 def test_any_field_of_a_move_row_edited_by_hand_is_reported(played, field, value):
     _edit_move(played, 3, **{field: value})

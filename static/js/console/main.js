@@ -11,7 +11,7 @@
  * move list), rulings.js (the rulings and their dialog), clocks.js (the clocks panel) and
  * log.js (the arbitration log). ../common.js and ../clocks.js are shared with the game page.
  */
-import { Poller, followState, readJson, request } from "../common.js";
+import { LiveFeed, Poller, followState, readJson, request } from "../common.js";
 import { clocks, setupClocks } from "./clocks.js";
 import { followLog, setupLog } from "./log.js";
 import { renderBoard, renderEntry, renderMoves, setupMoves } from "./moves.js";
@@ -66,6 +66,31 @@ function poll() {
   }).catch(function () {});
 }
 
+/*
+ * Follows the game by push (config/live.py): an entry later than the state shown (a move or a
+ * ruling from another console, the server's time call, a loss by delay) makes the console read
+ * the state once; the clocks are shown from the event at once. Polling is the fallback.
+ */
+var live = null;
+var reading = false;
+function onLive(event) {
+  if (!desk.state || (event.type !== "entry" && event.type !== "state")) {
+    return;
+  }
+  if (event.state && event.state.clocks && event.seq >= desk.state.log_length) {
+    clocks.update(Object.assign({}, desk.state, { clocks: event.state.clocks, status: event.state.status }), null);
+  }
+  if (event.type === "entry" && event.seq > desk.state.log_length && !reading) {
+    reading = true;
+    Promise.resolve(poll()).then(function () {
+      reading = false;
+      if (desk.state && event.seq > desk.state.log_length) {
+        poller.schedule(200); // busy (a dialog open, a request under way): look again soon
+      }
+    });
+  }
+}
+
 function start() {
   setupMoves();
   setupRulings();
@@ -73,9 +98,12 @@ function start() {
   setupLog();
   onState(renderState);
   poller = new Poller(poll, function () {
-    return clocks.pollDelay(POLL_MS, CLOCK_POLL_MS);
+    var normal = clocks.pollDelay(POLL_MS, CLOCK_POLL_MS);
+    return live ? live.pollDelay(normal) : normal;
   });
   var initial = readJson("initial-state");
+  var since = initial && initial.log_length !== undefined ? "?since=" + initial.log_length : "";
+  live = new LiveFeed("/live/games/" + $("console").getAttribute("data-game-id") + since, onLive);
   followState(poller, initial && initial.fen ? initial : null, setState, loadState);
 }
 

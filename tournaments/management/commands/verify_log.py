@@ -1,9 +1,10 @@
-"""``python manage.py verify_log [[--game] ID [--head SEQ:HASH]] [--tournament SLUG]``: checks the logs' hash chains.
+"""``python manage.py verify_log [[--game] ID | --tournament SLUG] [--head SEQ:HASH]``: checks the logs' hash chains.
 
 With no option: every game's arbitration log and every tournament's log. ``--head`` checks too
-that the game's chain still leads to a head kept outside the database (printed on a finished
-game's page and in its PDN as ``LogHead``). Here, in the highest app, because it reads both
-logs (arbitration's and the tournaments').
+that the game's (or the tournament's) chain still leads to a head kept outside the database
+(printed on a finished game's page and in its PDN as ``LogHead``; on a finished tournament's
+page and in its standings and crosstable exports). Here, in the highest app, because it reads
+both logs (arbitration's and the tournaments').
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from arbitration.log import log_verify, log_verify_head
 from games.models import Game
-from tournaments.log import tournament_log_verify
+from tournaments.log import tournament_log_verify, tournament_log_verify_head
 from tournaments.models import Tournament
 
 
@@ -23,21 +24,23 @@ class Command(BaseCommand):
     def add_arguments(self, parser) -> None:  # noqa: ANN001
         parser.add_argument("game_id", nargs="?", type=int, help="Check only this game (the same as --game).")
         parser.add_argument("--game", type=int, help="Check only this game.")
-        parser.add_argument("--head", help="With --game: the chain head kept outside (SEQ:HASH, or HASH) the "
-                                           "chain must still lead to (the LogHead of the game's PDN).")
+        parser.add_argument("--head", help="With --game or --tournament: the chain head kept outside (SEQ:HASH, or "
+                                           "HASH) the chain must still lead to (the LogHead of the game's PDN, the "
+                                           "head printed on a finished tournament's page and exports).")
         parser.add_argument("--tournament", help="Check only this tournament's log (its slug).")
 
     def handle(self, *args, **options) -> None:  # noqa: ANN002, ANN003
         game_id, head, slug = options.get("game"), options.get("head"), options.get("tournament")
         if options.get("game_id") is not None:
             game_id = options["game_id"]
-        if head and game_id is None:
-            raise CommandError("--head needs --game: a head is one game's.")
+        if head and (game_id is None) == (slug is None):
+            raise CommandError("--head needs --game or --tournament (one of them): a head is one game's or one "
+                               "tournament's.")
         broken = 0
         if slug is None or game_id is not None:
             broken += self._games(game_id, head)
         if slug is not None or game_id is None:
-            broken += self._tournaments(slug)
+            broken += self._tournaments(slug, head)
         if broken:
             raise CommandError(f"{broken} log(s) broken", returncode=1)
 
@@ -59,7 +62,7 @@ class Command(BaseCommand):
                 self.stdout.write(f"game {game.pk}: BROKEN{where}: {outcome.reason}")
         return broken
 
-    def _tournaments(self, slug: str | None) -> int:
+    def _tournaments(self, slug: str | None, head: str | None) -> int:
         tournaments = Tournament.objects.order_by("id")
         if slug is not None:
             tournaments = tournaments.filter(slug=slug)
@@ -67,10 +70,12 @@ class Command(BaseCommand):
                 raise CommandError(f"There is no tournament {slug}.")
         broken = 0
         for tournament in tournaments.iterator():
-            outcome = tournament_log_verify(tournament)
+            outcome = tournament_log_verify_head(tournament, head) if head else tournament_log_verify(tournament)
             if outcome.valid:
-                self.stdout.write(f"tournament {tournament.slug}: OK ({outcome.entries} rows)")
+                held = f"; it leads to the head kept, {head}" if head else ""
+                self.stdout.write(f"tournament {tournament.slug}: OK ({outcome.entries} rows){held}")
             else:
                 broken += 1
-                self.stdout.write(f"tournament {tournament.slug}: BROKEN at row #{outcome.broken_at}: {outcome.reason}")
+                where = f" at row #{outcome.broken_at}" if outcome.broken_at is not None else ""
+                self.stdout.write(f"tournament {tournament.slug}: BROKEN{where}: {outcome.reason}")
         return broken

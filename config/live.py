@@ -1,0 +1,418 @@
+"""The live path: server-sent event streams of games and tournaments, served under ASGI.
+
+``/live/games/{id}`` streams a game's log entries as they are committed; ``/live/tournaments/{id}``
+streams the tournament's own log and the entries of every game of its rounds (docs/api.md, "Live
+events"). Each web process that serves them (uvicorn, ``config/asgi.py``) has one ``Hub``: ONE
+source of events for all its connections, fanned out in memory:
+
+- with Redis (``LIVE_REDIS_URL``), one pub/sub subscription to the channel the writers publish
+  on after their commit (``core.live``), plus the change feed below every ``LIVE_FEED_INTERVAL``
+  (1 s) as a safety net;
+- without Redis (``make run``: SQLite), the change feed alone, every 0.1 s: one query per
+  process for the log rows written since the last read (by id), never one per viewer. The
+  Celery worker's sweeper writes log entries like any web process, so a loss by delay arrives
+  the same way.
+
+The hub passes each game's entries on in seq order, once: an entry already passed on is
+dropped (Redis and the feed both bring it), a gap is filled from the log table first (one query
+per gap and process). Each connection then keeps the last seq its client has and replays from
+the log table what the client missed (on resume: ``Last-Event-ID`` or ``?since=``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from typing import Any
+from urllib.parse import parse_qs
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.db import close_old_connections
+
+from arbitration.live import ENTRY_FIELDS, entries_after, event_of_row, game_live_state
+from arbitration.models import LogEntry
+from games.models import Game
+from tournaments.models import Round, Tournament, TournamentLog
+
+logger = logging.getLogger(__name__)
+
+FEED_WINDOW = 64  # log rows re-read behind the newest id seen: a transaction that commits late is not skipped
+FEED_BATCH = 1000
+QUEUE_SIZE = 1000  # events waiting for one slow client; past it the client is dropped (it resumes by seq)
+
+
+def _db(function: Any) -> Any:
+    """Runs a database read in a worker thread (its own connection), not on the event loop."""
+    def run(*args: Any, **kwargs: Any) -> Any:
+        close_old_connections()
+        return function(*args, **kwargs)
+    return sync_to_async(run, thread_sensitive=False)
+
+
+# --- reads ----------------------------------------------------------------------------------------
+
+def _feed_read(entry_after: int | None, tournament_after: int | None) -> tuple[list[dict], list[dict], int, int]:
+    """Reads the log rows written since the last read, with the state of each game they touch. Three queries."""
+    if entry_after is None:
+        entry_after = (LogEntry.objects.order_by("-id").values_list("id", flat=True).first() or 0)
+        tournament_after = (TournamentLog.objects.order_by("-id").values_list("id", flat=True).first() or 0)
+        return [], [], entry_after, tournament_after
+    rows = list(LogEntry.objects.filter(id__gt=max(0, entry_after - FEED_WINDOW)).order_by("id")
+                .values_list(*ENTRY_FIELDS)[:FEED_BATCH])
+    events = [event_of_row(row) for row in rows]
+    if events:
+        games = {game.pk: game for game in Game.objects.filter(pk__in={e["game"] for e in events})
+                 .select_related("clock")}
+        from arbitration.clocks import db_now
+
+        now = db_now()
+        last_of_game = {event["game"]: event for event in events}
+        for game_id, event in last_of_game.items():
+            game = games.get(game_id)
+            if game is not None and game.log_seq == event["seq"]:
+                event["state"] = game_live_state(game, now)
+        entry_after = max(entry_after, rows[-1][0])
+    trows = list(TournamentLog.objects.filter(id__gt=max(0, tournament_after - FEED_WINDOW)).order_by("id")
+                 .values_list("id", "tournament_id", "seq", "kind", "created_at")[:FEED_BATCH])
+    tevents = [{"type": "tournament", "tournament": t, "seq": seq, "kind": kind, "at": at.isoformat()}
+               for (_id, t, seq, kind, at) in trows]
+    if trows:
+        tournament_after = max(tournament_after, trows[-1][0])
+    return events, tevents, entry_after, tournament_after
+
+
+def _tournament_of_round(round_id: int) -> int | None:
+    return Round.objects.filter(pk=round_id).values_list("tournament_id", flat=True).first()
+
+
+def _tournament_after(tournament_id: int, seq: int, up_to: int | None = None) -> list[dict]:
+    rows = TournamentLog.objects.filter(tournament_id=tournament_id, seq__gt=seq)
+    if up_to is not None:
+        rows = rows.filter(seq__lte=up_to)
+    return [{"type": "tournament", "tournament": tournament_id, "seq": s, "kind": kind, "at": at.isoformat()}
+            for (s, kind, at) in rows.order_by("seq").values_list("seq", "kind", "created_at")]
+
+
+def _game_seq(game_id: int) -> int | None:
+    return Game.objects.filter(pk=game_id).values_list("log_seq", flat=True).first()
+
+
+def _tournament_snapshot(tournament_id: int) -> tuple[int, list[dict]] | None:
+    """Returns the tournament's log seq and a ``game`` event per game of its current round (None: no tournament)."""
+    if not Tournament.objects.filter(pk=tournament_id).exists():
+        return None
+    seq = (TournamentLog.objects.filter(tournament_id=tournament_id).order_by("-seq")
+           .values_list("seq", flat=True).first() or 0)
+    current = (Round.objects.filter(tournament_id=tournament_id).exclude(status=Round.Status.PREVIEW)
+               .order_by("-number").first())
+    games = []
+    if current is not None:
+        for game in Game.objects.filter(round=current).select_related("black", "white").order_by("id"):
+            games.append({"type": "game", "game": game.pk, "round": current.pk, "round_number": current.number,
+                          "seq": game.log_seq, "black": game.black.name, "white": game.white.name,
+                          "status": game.status, "result": game.result, "termination": game.termination,
+                          "ply": game.ply, "fen": game.fen})
+    return seq, games
+
+
+# --- the hub --------------------------------------------------------------------------------------
+
+class Hub:
+    """One process's source of events: subscribes to Redis and/or reads the change feed, fans out by topic."""
+
+    def __init__(self) -> None:
+        self.topics: dict[str, set[asyncio.Queue]] = {}
+        self.last: dict[tuple[str, int], int] = {}  # ("game" | "tournament", id) -> last seq passed on
+        self.states: dict[tuple[str, int], dict] = {}  # the last state passed on per game
+        self.round_tournament: dict[int, int | None] = {}
+        self.inbox: asyncio.Queue | None = None
+        self.tasks: list[asyncio.Task] = []
+        self.delivered = 0
+
+    def start(self) -> None:
+        if self.inbox is not None:
+            return
+        self.inbox = asyncio.Queue()
+        self.tasks.append(asyncio.ensure_future(self._dispatch_loop()))
+        self.tasks.append(asyncio.ensure_future(self._feed_loop()))
+        if settings.LIVE_REDIS_URL:
+            self.tasks.append(asyncio.ensure_future(self._redis_loop()))
+
+    def subscribe(self, topic: str) -> asyncio.Queue:
+        queue: asyncio.Queue = asyncio.Queue(QUEUE_SIZE)
+        self.topics.setdefault(topic, set()).add(queue)
+        return queue
+
+    def unsubscribe(self, topic: str, queue: asyncio.Queue) -> None:
+        queues = self.topics.get(topic)
+        if queues is not None:
+            queues.discard(queue)
+            if not queues:
+                del self.topics[topic]
+
+    def connections(self) -> int:
+        return sum(len(queues) for queues in self.topics.values())
+
+    async def _redis_loop(self) -> None:
+        import redis.asyncio as aioredis
+
+        delay = 0.5
+        while True:
+            try:
+                client = aioredis.Redis.from_url(settings.LIVE_REDIS_URL)
+                async with client.pubsub() as pubsub:
+                    await pubsub.subscribe(settings.LIVE_CHANNEL)
+                    delay = 0.5
+                    async for message in pubsub.listen():
+                        if message.get("type") == "message":
+                            with contextlib.suppress(ValueError):
+                                self.inbox.put_nowait(json.loads(message["data"]))
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # noqa: BLE001 - Redis away: the change feed carries on meanwhile
+                logger.warning("live: Redis subscription lost (%r); again in %.1f s", error, delay)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 10)
+
+    async def _feed_loop(self) -> None:
+        read = _db(_feed_read)
+        entry_after = tournament_after = None
+        while True:
+            try:
+                events, tevents, entry_after, tournament_after = await read(entry_after, tournament_after)
+                for event in (*events, *tevents):
+                    self.inbox.put_nowait(event)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # noqa: BLE001 - the database away: try again
+                logger.warning("live: change feed read failed: %r", error)
+            await asyncio.sleep(settings.LIVE_FEED_INTERVAL)
+
+    async def _dispatch_loop(self) -> None:
+        while True:
+            event = await self.inbox.get()
+            try:
+                await self._dispatch(event)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001
+                logger.exception("live: event not dispatched: %r", event)
+
+    async def _dispatch(self, event: dict) -> None:
+        kind = event.get("type")
+        if kind == "entry":
+            key, topic = ("game", event["game"]), f"game:{event['game']}"
+            refill = _db(entries_after)
+        elif kind == "tournament":
+            key, topic = ("tournament", event["tournament"]), f"tournament:{event['tournament']}"
+            refill = _db(_tournament_after)
+        else:
+            return
+        seq = event["seq"]
+        last = self.last.get(key)
+        if last is not None and seq <= last:
+            if seq == last and event.get("state") is not None and event["state"] != self.states.get(key):
+                self.states[key] = event["state"]
+                self._fan_out(topic, event, state_only=True)  # the feed's state of an entry Redis brought first
+            return
+        if event.get("state") is not None:
+            self.states[key] = event["state"]
+        events = [event]
+        if last is not None and seq > last + 1:
+            events = [*await refill(key[1], last, seq - 1), event]
+        self.last[key] = seq
+        for item in events:
+            self._fan_out(topic, item)
+            round_id = item.get("round")
+            if kind == "entry" and round_id:
+                if round_id not in self.round_tournament:
+                    self.round_tournament[round_id] = await _db(_tournament_of_round)(round_id)
+                tournament = self.round_tournament[round_id]
+                if tournament is not None:
+                    self._fan_out(f"tournament:{tournament}", item)
+
+    def _fan_out(self, topic: str, event: dict, state_only: bool = False) -> None:
+        if state_only:
+            event = {**event, "type": "state"}
+        for queue in list(self.topics.get(topic, ())):
+            try:
+                queue.put_nowait(event)
+                self.delivered += 1
+            except asyncio.QueueFull:
+                queue.put_nowait_overflow = True  # the connection sees it and ends; its client resumes by seq
+
+
+hub = Hub()
+
+
+# --- the streams ----------------------------------------------------------------------------------
+
+def _frame(event: dict, event_id: str | None) -> bytes:
+    head = f"id: {event_id}\n" if event_id is not None else ""
+    return (head + "data: " + json.dumps(event, separators=(",", ":"), default=str) + "\n\n").encode()
+
+
+def _error(status: int, code: str, message: str) -> tuple[int, bytes]:
+    return status, json.dumps({"error": {"code": code, "message": message, "details": {}}}).encode()
+
+
+def _parse_since(text: str) -> dict[str, int]:
+    """Parses a resume point: ``12`` (a game stream's seq) or ``t.5,101.40`` (a tournament stream's)."""
+    marks: dict[str, int] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        name, _, seq = part.rpartition(".")
+        value = int(seq)
+        if value < 0:
+            raise ValueError(part)
+        if name and name != "t":
+            int(name)
+        marks[name or "-"] = value
+    return marks
+
+
+class Stream:
+    """One client's connection: sends events in seq order per game, replays what it missed."""
+
+    def __init__(self, send: Any, receive: Any) -> None:
+        self.send = send
+        self.receive = receive
+
+    async def body(self, data: bytes) -> None:
+        await self.send({"type": "http.response.body", "body": data, "more_body": True})
+
+    async def game_entry(self, event: dict, last: dict[int, int], ids: str) -> None:
+        """Sends a game's entry after what its client has (the missed ones first), or nothing if it has it."""
+        game = event["game"]
+        have = last.get(game)
+        seq = event["seq"]
+        if event.get("type") == "state":
+            if have is not None and seq == have:
+                await self.body(_frame(event, None))
+            return
+        if have is not None and seq <= have:
+            return
+        if have is not None and seq > have + 1:
+            for missed in await _db(entries_after)(game, have, seq - 1):
+                await self.body(_frame(missed, str(missed["seq"]) if ids == "game" else f"{game}.{missed['seq']}"))
+        last[game] = seq
+        await self.body(_frame(event, str(seq) if ids == "game" else f"{game}.{seq}"))
+
+    async def run(self, topic: str, start: Any, on_event: Any) -> None:
+        queue = hub.subscribe(topic)  # before the replay: nothing falls between the two
+        disconnected = asyncio.ensure_future(self._wait_disconnect())
+        try:
+            await self.send({"type": "http.response.start", "status": 200, "headers": [
+                (b"content-type", b"text/event-stream; charset=utf-8"), (b"cache-control", b"no-cache"),
+                (b"x-accel-buffering", b"no")]})
+            await self.body(b"retry: 1000\n\n")
+            await start()
+            while not disconnected.done():
+                getter = asyncio.ensure_future(queue.get())
+                done, _ = await asyncio.wait({getter, disconnected}, timeout=settings.LIVE_KEEPALIVE,
+                                             return_when=asyncio.FIRST_COMPLETED)
+                if getter not in done:
+                    getter.cancel()
+                    if not disconnected.done():
+                        await self.body(b": keep-alive\n\n")
+                    continue
+                if getattr(queue, "put_nowait_overflow", False):
+                    break
+                await on_event(getter.result())
+        except (OSError, asyncio.CancelledError):
+            pass
+        finally:
+            hub.unsubscribe(topic, queue)
+            disconnected.cancel()
+        with contextlib.suppress(Exception):
+            await self.send({"type": "http.response.body", "body": b"", "more_body": False})
+
+    async def _wait_disconnect(self) -> None:
+        while True:
+            message = await self.receive()
+            if message["type"] == "http.disconnect":
+                return
+
+
+async def _answer(send: Any, status: int, body: bytes) -> None:
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json")]})
+    await send({"type": "http.response.body", "body": body})
+
+
+async def live_app(scope: dict, receive: Any, send: Any) -> None:
+    """The ASGI application of ``/live/``: a game's or a tournament's event stream."""
+    hub.start()
+    parts = scope["path"].strip("/").split("/")
+    if scope["method"] not in ("GET", "HEAD"):
+        return await _answer(send, *_error(405, "method_not_allowed", "Only GET is allowed here."))
+    if len(parts) != 3 or parts[1] not in ("games", "tournaments") or not parts[2].isdigit():
+        return await _answer(send, *_error(404, "not_found", "There is no such event stream."))
+    object_id = int(parts[2])
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    # The browser's own reconnection sends Last-Event-ID, newer than the since of the URL it keeps.
+    since_text = dict(scope.get("headers") or []).get(b"last-event-id", b"").decode("latin-1")
+    if not since_text:
+        since_text = (query.get("since") or [""])[0]
+    try:
+        marks = _parse_since(since_text)
+    except ValueError:
+        return await _answer(send, *_error(400, "validation_error",
+                                           "since (or Last-Event-ID) is a seq, or a list like t.5,12.40."))
+    stream = Stream(send, receive)
+    if parts[1] == "games":
+        seq = await _db(_game_seq)(object_id)
+        if seq is None:
+            return await _answer(send, *_error(404, "not_found", f"There is no game {object_id}."))
+        last: dict[int, int] = {}
+
+        async def start_game() -> None:
+            since = marks.get("-", marks.get(str(object_id)))
+            if since is None:
+                last[object_id] = seq
+                await stream.body(_frame({"type": "hello", "game": object_id, "seq": seq}, str(seq)))
+                return
+            last[object_id] = min(since, seq)
+            for event in await _db(entries_after)(object_id, last[object_id]):
+                await stream.game_entry(event, last, "game")
+
+        return await stream.run(f"game:{object_id}", start_game,
+                                lambda event: stream.game_entry(event, last, "game"))
+
+    snapshot = await _db(_tournament_snapshot)(object_id)
+    if snapshot is None:
+        return await _answer(send, *_error(404, "not_found", f"There is no tournament {object_id}."))
+    tseq, games = snapshot
+    last_games: dict[int, int] = {}
+    tlast = {"seq": marks.get("t", tseq)}
+
+    async def start_tournament() -> None:
+        for event in await _db(_tournament_after)(object_id, tlast["seq"]):
+            tlast["seq"] = event["seq"]
+            await stream.body(_frame(event, f"t.{event['seq']}"))
+        await stream.body(_frame({"type": "hello", "tournament": object_id, "seq": tlast["seq"]}, None))
+        for game in games:
+            since = marks.get(str(game["game"]))
+            if since is None:
+                last_games[game["game"]] = game["seq"]
+                await stream.body(_frame(game, None))
+            else:
+                last_games[game["game"]] = min(since, game["seq"])
+                for event in await _db(entries_after)(game["game"], last_games[game["game"]]):
+                    await stream.game_entry(event, last_games, "tournament")
+
+    async def on_tournament_event(event: dict) -> None:
+        if event.get("type") == "tournament":
+            if event["seq"] > tlast["seq"]:
+                for missed in await _db(_tournament_after)(object_id, tlast["seq"], event["seq"] - 1):
+                    await stream.body(_frame(missed, f"t.{missed['seq']}"))
+                tlast["seq"] = event["seq"]
+                await stream.body(_frame(event, f"t.{event['seq']}"))
+            return
+        if event["game"] not in last_games and event.get("type") == "entry":
+            last_games[event["game"]] = event["seq"] - 1  # a game of a round published since the start
+        await stream.game_entry(event, last_games, "tournament")
+
+    return await stream.run(f"tournament:{object_id}", start_tournament, on_tournament_event)

@@ -1,0 +1,121 @@
+"""Live push across processes: two web processes (uvicorn), a Celery worker, PostgreSQL and Redis.
+
+A move recorded through one web process reaches a client of the other; a loss by delay that the
+worker's clock sweeper adjudicates reaches the clients of both; a client that resumes with the
+last seq it saw gets what it missed, in order, once.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+
+import pytest
+
+pytestmark = [pytest.mark.celery, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def staff(db):
+    from accounts.services import token_issue, user_create_with_role
+    from players.models import Player
+
+    director = user_create_with_role(username="td", password="a-long-test-password", role="director")
+    referee = user_create_with_role(username="rf", password="a-long-test-password", role="referee")
+    players = [Player.objects.create(name=f"Player {n}") for n in range(2)]
+    return director, referee, players, token_issue(user=referee)
+
+
+@pytest.fixture
+def web_processes(transactional_db, tmp_path):
+    from tests.conftest import worker_env
+    from tests.support.live import WebProcess
+
+    servers = [WebProcess(env=worker_env(), log_path=tmp_path / f"web{n}.log") for n in range(2)]
+    for server in servers:
+        server.start()
+    yield servers
+    for server in servers:
+        server.stop()
+
+
+def new_game(staff, clock=None):
+    from arbitration.services import game_create
+
+    director, referee, players, _ = staff
+    return game_create(acting_user=director, black=players[0], white=players[1], referees=[referee.username],
+                       clock=clock)
+
+
+def post_move(server, token, game_id, move):
+    request = urllib.request.Request(
+        f"{server.url}/api/v1/games/{game_id}/moves/", data=json.dumps({"move": move}).encode(), method="POST",
+        headers={"Authorization": f"Token {token}", "Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return answer.status, json.loads(answer.read())
+
+
+def test_a_move_through_one_web_process_reaches_a_client_of_the_other(staff, web_processes):
+    from tests.support.live import EventStream
+
+    first, second = web_processes
+    game = new_game(staff)
+    stream = EventStream(second.port, f"/live/games/{game.pk}?since={game.log_seq}")
+    assert stream.status == 200
+    started = time.monotonic()
+    status, _ = post_move(first, staff[3], game.pk, "11-15")
+    assert status == 201
+    event = stream.wait_for(lambda e: e.get("kind") == "move", timeout=2)
+    assert time.monotonic() - started < 1.0
+    assert (event["game"], event["seq"], event["move"], event["ply"]) == (game.pk, game.log_seq + 1, "11-15", 1)
+    assert event["state"]["ply"] == 1 and event["state"]["status"] == "in_progress"
+    stream.close()
+
+
+def test_a_client_that_resumes_gets_what_it_missed_in_order_once(staff, web_processes):
+    from tests.support.live import EventStream
+
+    first, second = web_processes
+    game = new_game(staff)
+    seen = game.log_seq
+    for move in ("11-15", "23-19", "8-11"):
+        post_move(first, staff[3], game.pk, move)
+    stream = EventStream(second.port, f"/live/games/{game.pk}", headers={"Last-Event-ID": str(seen)})
+    stream.wait_for(lambda e: e.get("move") == "8-11")
+    post_move(first, staff[3], game.pk, "22-17")
+    stream.wait_for(lambda e: e.get("move") == "22-17")
+    time.sleep(1.5)  # the change feed's second look (1 s with Redis) must not bring any again
+    moves = [e["move"] for e in stream.entries() if e["kind"] == "move"]
+    seqs = [e["seq"] for e in stream.entries()]
+    assert moves == ["11-15", "23-19", "8-11", "22-17"]
+    assert seqs == list(range(seen + 1, seen + 1 + len(seqs)))
+    stream.close()
+
+
+def test_bad_resume_points_and_unknown_games_are_refused_in_the_error_shape(staff, web_processes):
+    from tests.support.live import EventStream
+
+    game = new_game(staff)
+    bad = EventStream(web_processes[0].port, f"/live/games/{game.pk}?since=x")
+    assert bad.status == 400
+    assert json.loads(bad.response.read())["error"]["code"] == "validation_error"
+    missing = EventStream(web_processes[0].port, "/live/games/999999")
+    assert missing.status == 404
+    assert json.loads(missing.response.read())["error"]["code"] == "not_found"
+
+
+def test_a_loss_by_delay_from_the_worker_reaches_the_clients_of_both(staff, web_processes, clock_workers):
+    from arbitration.services import ruling_issue
+    from tests.support.live import EventStream
+
+    game = new_game(staff, clock={"control": "per-move", "move_seconds": 1.0, "grace_seconds": 0.5})
+    clock_workers()
+    streams = [EventStream(server.port, f"/live/games/{game.pk}?since={game.log_seq}") for server in web_processes]
+    ruling_issue(acting_user=staff[1], game_id=game.pk, kind="clock_start")
+    for stream in streams:
+        called = stream.wait_for(lambda e: e.get("kind") == "time_call", timeout=10)
+        assert called["state"]["clocks"]["time_called"]
+        ended = stream.wait_for(lambda e: e.get("state", {}).get("status") == "finished", timeout=10)
+        assert ended["state"]["termination"] == "loss_by_delay"
+        stream.close()

@@ -1,0 +1,111 @@
+"""The ASGI web server (uvicorn, pages + API + live streams) in its own process, and an SSE client."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from tests.support.net import free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class WebProcess:
+    """Runs ``uvicorn config.asgi:application`` on a free port of 127.0.0.1 against the test database."""
+
+    def __init__(self, *, env: dict[str, str] | None = None, log_path: Path | None = None) -> None:
+        self.port = free_port()
+        self.env = {**os.environ, "ALLOWED_HOSTS": "127.0.0.1,localhost", **(env or {})}
+        self.log_path = log_path
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 30.0) -> WebProcess:
+        log = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
+             "--port", str(self.port), "--no-access-log"],
+            cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"uvicorn exited with status {self.process.returncode}")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
+                    return self
+            except OSError:
+                time.sleep(0.1)
+        raise TimeoutError("uvicorn did not listen in time")
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(timeout=10)
+
+
+class EventStream:
+    """Reads a server-sent event stream in a thread; ``events`` collects the parsed data with their ids."""
+
+    def __init__(self, port: int, path: str, headers: dict[str, str] | None = None) -> None:
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.connection.request("GET", path, headers={"Accept": "text/event-stream", **(headers or {})})
+        self.response = self.connection.getresponse()
+        self.status = self.response.status
+        self.events: list[tuple[str | None, dict]] = []
+        self.cond = threading.Condition()
+        if self.status == 200:
+            threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        event_id, data = None, []
+        try:
+            for raw in self.response:
+                line = raw.decode().rstrip("\n").rstrip("\r")
+                if not line:
+                    if data:
+                        with self.cond:
+                            self.events.append((event_id, json.loads("\n".join(data))))
+                            self.cond.notify_all()
+                    event_id, data = None, []
+                elif line.startswith("id: "):
+                    event_id = line[4:]
+                elif line.startswith("data: "):
+                    data.append(line[6:])
+        except (OSError, ValueError, AttributeError, http.client.HTTPException):
+            return
+
+    def wait_for(self, predicate, timeout: float = 5.0) -> dict:  # noqa: ANN001
+        """Returns the first event whose data satisfies ``predicate``, waiting up to ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        with self.cond:
+            while True:
+                for _id, event in self.events:
+                    if predicate(event):
+                        return event
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError(f"no such event; got {[e for _, e in self.events]}")
+                self.cond.wait(left)
+
+    def entries(self, game_id: int | None = None) -> list[dict]:
+        with self.cond:
+            return [e for _, e in self.events if e.get("type") == "entry" and (game_id is None or e["game"] == game_id)]
+
+    def close(self) -> None:
+        self.connection.close()
