@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import ctypes
+import faulthandler
 import logging
 import math
 import signal
 import threading
+import time
 from collections.abc import Callable
 from types import ModuleType
 
@@ -81,35 +84,82 @@ def _uwsgi_module() -> ModuleType | None:
     return uwsgi
 
 
+# Requests in flight in this process's threads (under ASGI): their hard deadlines, and the one
+# watchdog (faulthandler's, a C thread that needs no GIL) armed for the earliest of them.
+_threads_served = False
+_in_flight: dict[object, float] = {}
+_in_flight_lock = threading.Lock()
+
+
+def serve_in_threads() -> None:
+    """Turns the limits on for requests run in threads: called by the ASGI entry point (uvicorn)."""
+    global _threads_served
+    _threads_served = True
+
+
+def _rearm_watchdog() -> None:
+    """Arms the process's watchdog for the earliest hard deadline in flight (or disarms it)."""
+    if _in_flight:
+        faulthandler.dump_traceback_later(max(0.01, min(_in_flight.values()) - time.monotonic()), exit=True)
+    else:
+        faulthandler.cancel_dump_traceback_later()
+
+
+def _raise_in_thread(ident: int, exception: type[BaseException] | None) -> None:
+    """Schedules an exception in another thread (None: clears one scheduled and not yet raised)."""
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(
+        ctypes.c_ulong(ident), ctypes.py_object(exception) if exception else ctypes.c_void_p(0))
+
+
 class RequestTimeLimit:
     """Ends a request that runs too long, so that it cannot hold a worker or a lock for good.
 
-    Two limits, armed only in a uWSGI worker's main thread (``config/uwsgi.ini``):
+    Two limits: ``REQUEST_TIME_LIMIT`` seconds (soft) stops the request with ``RequestTimedOut``:
+    its transactions roll back (SQLite's write lock is released) and the client is answered 503
+    ``timeout`` with ``Retry-After``. ``REQUEST_HARD_TIME_LIMIT`` seconds (hard) ends the process
+    that runs it, however it is stuck; its server starts a new one. Armed only under a server:
 
-    - ``REQUEST_TIME_LIMIT`` seconds (soft): a SIGALRM timer raises ``RequestTimedOut`` in the
-      request. Python runs the handler between bytecodes and inside the regular-expression engine
-      (which checks for signals), so a slow parse or loop is stopped, its transaction rolled
-      back, and the client answered 503 ``timeout`` with ``Retry-After``.
-    - ``REQUEST_HARD_TIME_LIMIT`` seconds (hard): uWSGI's per-request "user harakiri", enforced by
-      the master process, which kills the worker (SIGKILL) however it is stuck, even in C code
-      that never returns to Python; the operating system then releases its locks and the master
-      starts a new worker. uWSGI's own ``harakiri`` is not enough: uWSGI 2.0 pushes its deadline
-      back by the whole limit for every chunk of a buffered request body it reads
-      (``inc_harakiri`` in ``core/reader.c``), so a request with a large body was never killed.
+    - uWSGI (production's ``web``, ``config/uwsgi.ini``), a request per process in its main
+      thread: the soft limit is a SIGALRM timer, whose handler Python runs between bytecodes
+      and inside the regular-expression engine (which checks for signals); the hard one is
+      uWSGI's per-request "user harakiri", enforced by the master (SIGKILL). uWSGI's plain
+      ``harakiri`` is not enough: uWSGI 2.0 pushes its deadline back by the whole limit for
+      every chunk of a buffered request body it reads (``inc_harakiri``, ``core/reader.c``),
+      so a request with a large body was never killed.
+    - ASGI (uvicorn, ``make run``'s ``web``), a thread per request: the soft limit raises the
+      exception in the request's thread (``PyThreadState_SetAsyncExc``, delivered between
+      bytecodes); the hard one is faulthandler's watchdog thread, armed for the earliest
+      deadline in flight, which dumps every thread's traceback to the log and exits the process
+      (uvicorn's supervisor starts a new one; it also kills a process that holds the GIL, in a
+      C call, past its health check's 5 s).
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
         self.soft = float(getattr(settings, "REQUEST_TIME_LIMIT", 0) or 0)
-        self.hard = int(math.ceil(float(getattr(settings, "REQUEST_HARD_TIME_LIMIT", 0) or 0)))
+        self.hard = float(getattr(settings, "REQUEST_HARD_TIME_LIMIT", 0) or 0)
         self.uwsgi = _uwsgi_module()
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        armed = self.uwsgi is not None and threading.current_thread() is threading.main_thread()
-        if not armed:
+        in_main_thread = threading.current_thread() is threading.main_thread()
+        try:
+            if self.uwsgi is not None and in_main_thread:
+                return self._call_under_uwsgi(request)
+            if _threads_served and not in_main_thread:
+                return self._call_in_thread(request)
             return self.get_response(request)
+        except RequestTimedOut:
+            # whatever the request was doing is abandoned: the next one starts on fresh connections
+            connections.close_all()
+            logger.warning("%s %s: stopped after %.0f s (REQUEST_TIME_LIMIT)", request.method, request.path,
+                           self.soft)
+            response = _refusal(request, 503, "timeout", TIMED_OUT)
+            response["Retry-After"] = "1"
+            return response
+
+    def _call_under_uwsgi(self, request: HttpRequest) -> HttpResponse:
         if self.hard > 0:
-            self.uwsgi.set_user_harakiri(self.hard)
+            self.uwsgi.set_user_harakiri(int(math.ceil(self.hard)))
         previous = signal.signal(signal.SIGALRM, _on_alarm) if self.soft > 0 else None
         try:
             if self.soft > 0:
@@ -119,19 +169,40 @@ class RequestTimeLimit:
             finally:
                 if self.soft > 0:
                     signal.setitimer(signal.ITIMER_REAL, 0)
-        except RequestTimedOut:
-            # whatever the request was doing is abandoned: start the next one on fresh connections
-            connections.close_all()
-            logger.warning("%s %s: stopped after %.0f s (REQUEST_TIME_LIMIT)", request.method, request.path,
-                           self.soft)
-            response = _refusal(request, 503, "timeout", TIMED_OUT)
-            response["Retry-After"] = "1"
-            return response
         finally:
             if previous is not None:
                 signal.signal(signal.SIGALRM, previous)
             if self.hard > 0:
                 self.uwsgi.set_user_harakiri(0)
+
+    def _call_in_thread(self, request: HttpRequest) -> HttpResponse:
+        key, ident, fired = object(), threading.get_ident(), []
+
+        def interrupt() -> None:
+            with _in_flight_lock:
+                if key in _in_flight:
+                    fired.append(True)
+                    _raise_in_thread(ident, RequestTimedOut)
+
+        with _in_flight_lock:
+            if self.hard > 0:
+                _in_flight[key] = time.monotonic() + self.hard
+                _rearm_watchdog()
+        timer = threading.Timer(self.soft, interrupt) if self.soft > 0 else None
+        if timer is not None:
+            timer.daemon = True
+            timer.start()
+        try:
+            return self.get_response(request)
+        finally:
+            if timer is not None:
+                timer.cancel()
+            with _in_flight_lock:
+                _in_flight.pop(key, None)
+                if self.hard > 0:
+                    _rearm_watchdog()
+                if fired:  # raised already, or still pending: a pending one must not hit the next request
+                    _raise_in_thread(ident, None)
 
 
 class DatabaseBusy:

@@ -1,7 +1,8 @@
-"""`make run`'s web server on SQLite: a slow or stuck request is ended, and other writes queue behind it.
+"""On SQLite a slow or stuck request is ended, and the writes of the others queue behind it.
 
-A real uWSGI server (Procfile.run's ``web`` command, 3 workers) on a scratch SQLite database with
-the demo tournament. The hostile request is the test-only route ``/api/test-only/hold-write-lock``
+Real servers on a scratch SQLite database with the demo tournament: ``make run``'s web process
+(Procfile.run: uvicorn, 2 processes, requests in threads) and production's (Procfile: uWSGI,
+here with 3 workers). The hostile request is the test-only route ``/api/test-only/hold-write-lock``
 (on only with ``DJANGO_TEST_ENDPOINTS=1``): it takes SQLite's one write lock and sleeps in its
 transaction, the worst a slow request can do to the others.
 """
@@ -28,11 +29,11 @@ PYTHON = str(Path(sys.executable))
 SOFT, HARD = 2, 4  # REQUEST_TIME_LIMIT, REQUEST_HARD_TIME_LIMIT of the server under test
 
 
-def run_command(name: str) -> str:
-    for line in (ROOT / "Procfile.run").read_text().splitlines():
-        if line.startswith(f"{name}:"):
+def web_command(procfile: str) -> str:
+    for line in (ROOT / procfile).read_text().splitlines():
+        if line.startswith("web:"):
             return line.split(":", 1)[1].strip()
-    raise AssertionError(f"Procfile.run has no {name} process")
+    raise AssertionError(f"{procfile} has no web process")
 
 
 def call(base: str, method: str, path: str, token: str | None = None, body: dict | None = None,
@@ -54,9 +55,9 @@ def call(base: str, method: str, path: str, token: str | None = None, body: dict
         return None, None, time.monotonic() - started
 
 
-@pytest.fixture(scope="module")
-def sqlite_server(tmp_path_factory):
-    """Starts Procfile.run's web process on a scratch SQLite database seeded with the demo."""
+@pytest.fixture(scope="module", params=["Procfile.run", "Procfile"])
+def sqlite_server(request, tmp_path_factory):
+    """Starts a Procfile's web process on a scratch SQLite database seeded with the demo."""
     var = tmp_path_factory.mktemp("var")
     env = {key: value for key, value in os.environ.items() if key not in {"DATABASE_URL", "CELERY_BROKER_URL"}}
     env.update({
@@ -69,11 +70,11 @@ def sqlite_server(tmp_path_factory):
     token = subprocess.run([PYTHON, "manage.py", "issue_token", "director"], cwd=ROOT, env=env, check=True,
                            capture_output=True, text=True).stdout.split()[-1]
     port = free_port()
-    server_env = {**env, "HOST": "127.0.0.1", "PORT": str(port), "DJANGO_TEST_ENDPOINTS": "1",
+    server_env = {**env, "HOST": "127.0.0.1", "PORT": str(port), "WEB_CONCURRENCY": "3", "DJANGO_TEST_ENDPOINTS": "1",
                   "REQUEST_TIME_LIMIT": str(SOFT), "REQUEST_HARD_TIME_LIMIT": str(HARD)}
     log_path = var / "web.log"
     with log_path.open("wb") as log:
-        process = subprocess.Popen(["bash", "-c", f"exec {run_command('web')}"], cwd=ROOT, env=server_env,
+        process = subprocess.Popen(["bash", "-c", f"exec {web_command(request.param)}"], cwd=ROOT, env=server_env,
                                    stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
@@ -81,7 +82,7 @@ def sqlite_server(tmp_path_factory):
         assert process.poll() is None and time.monotonic() < deadline, log_path.read_text()
         time.sleep(0.2)
     try:
-        yield base, token, log_path
+        yield base, token, log_path, request.param
     finally:
         os.killpg(process.pid, signal.SIGTERM)
         try:
@@ -109,7 +110,7 @@ def in_background(function, *args) -> tuple[threading.Thread, list]:
 
 
 def test_a_write_on_another_game_queues_behind_a_slow_request_which_is_stopped_at_the_time_limit(sqlite_server):
-    base, token, log_path = sqlite_server
+    base, token, log_path, procfile = sqlite_server
     game = fresh_game(base, token)
     hostile, hostile_result = in_background(call, base, "POST", "/api/test-only/hold-write-lock?seconds=60")
     time.sleep(0.5)  # the hostile request holds SQLite's write lock now
@@ -130,14 +131,16 @@ def test_a_write_on_another_game_queues_behind_a_slow_request_which_is_stopped_a
 
 
 def test_a_request_stuck_where_python_cannot_stop_it_is_killed_and_the_others_go_on(sqlite_server):
-    base, token, log_path = sqlite_server
+    base, token, log_path, procfile = sqlite_server
     game = fresh_game(base, token)
     started = time.monotonic()
     stuck, stuck_result = in_background(call, base, "POST", "/api/test-only/hold-write-lock?seconds=60&stuck=1",
                                         None, None, 30)
-    # the uWSGI master kills the worker at the hard limit (checked once a second): its lock goes with it
+    # at the hard limit the process ends, and its lock goes with it: uWSGI's master kills the
+    # worker (it checks once a second); under uvicorn the watchdog dumps the threads and exits
+    killed = "HARAKIRI (user) triggered" if procfile == "Procfile" else "Timeout (0:00:0"
     deadline = time.monotonic() + HARD + 10
-    while "HARAKIRI (user) triggered" not in log_path.read_text():
+    while killed not in log_path.read_text():
         assert time.monotonic() < deadline, log_path.read_text()[-3000:]
         time.sleep(0.2)
     killed_after = time.monotonic() - started
@@ -149,9 +152,14 @@ def test_a_request_stuck_where_python_cannot_stop_it_is_killed_and_the_others_go
     status, _, _ = call(base, "GET", f"/api/v1/games/{game}/")
     assert status == 200
     log = log_path.read_text()
-    assert "POST /api/test-only/hold-write-lock?seconds=60&stuck=1" in log  # the request killed is named
+    if procfile == "Procfile":
+        assert "POST /api/test-only/hold-write-lock?seconds=60&stuck=1" in log  # the request killed is named
+        respawned = "Respawned uWSGI worker"
+    else:
+        assert 'File "' + str(ROOT / "config" / "views.py") + '", line' in log  # where it was stuck
+        respawned = "died"  # uvicorn's supervisor: "Child process [pid] died", then a new one
     deadline = time.monotonic() + 10
-    while "Respawned uWSGI worker" not in log_path.read_text():  # the master starts a new worker
+    while respawned not in log_path.read_text():
         assert time.monotonic() < deadline, log_path.read_text()[-3000:]
         time.sleep(0.2)
     stuck.join(timeout=1)
