@@ -58,6 +58,25 @@ DESCRIPTIONS = {
 
 WRITES = {"post", "put", "patch", "delete"}
 
+# Request fields checked by a parser rather than a field type: the schema states what the parser
+# takes, so that a client built from it sends only what is accepted (games.rules.moves).
+MOVE_TEXT = {
+    "pattern": r"^\s*(0?[1-9]|[12][0-9]|3[0-2])(\s*[-xX:]\s*(0?[1-9]|[12][0-9]|3[0-2]))+\s*[!?*+#]*\s*$",
+    "description": "A move as 11-15, a jump as 22x15 or 15x24x31 (separators -, x, X or :; squares 1-32; "
+                   "trailing !, ?, *, +, # marks allowed). Other text is refused (move_syntax).",
+}
+START_FEN = {
+    "description": "A PDN FEN: the side to move (B or W), then each side's pieces after W or B, separated by "
+                   "colons: squares 1-32, a king as K30, a range as 1-12 (e.g. B:W21-32:B1-12). A man on "
+                   "his crowning row, a square listed twice or a position that is not legal is refused "
+                   "(validation_error on start_fen). Blank: the standard start.",
+}
+FIELD_CONSTRAINTS = {
+    ("MoveRequest", "move"): MOVE_TEXT,
+    ("RepetitionClaimRuling", "move"): MOVE_TEXT,
+    ("GameCreate", "start_fen"): START_FEN,
+}
+
 
 def _error_response(status: int) -> dict[str, Any]:
     response: dict[str, Any] = {"description": DESCRIPTIONS[status],
@@ -84,7 +103,12 @@ def statuses_of(path: str, method: str, operation: dict[str, Any]) -> set[int]:
 
 def error_responses(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
     """Adds the error answers every operation can give (``statuses_of``), with the error body."""
-    result.setdefault("components", {}).setdefault("schemas", {})["ErrorBody"] = ERROR_BODY
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    schemas["ErrorBody"] = ERROR_BODY
+    for (component, field), constraints in FIELD_CONSTRAINTS.items():
+        prop = schemas.get(component, {}).get("properties", {}).get(field)
+        if prop is not None:
+            prop.update(constraints)
     for path, operations in result.get("paths", {}).items():
         for method, operation in operations.items():
             responses = operation.setdefault("responses", {})
