@@ -71,11 +71,22 @@ START_FEN = {
                    "his crowning row, a square listed twice or a position that is not legal is refused "
                    "(validation_error on start_fen). Blank: the standard start.",
 }
-FIELD_CONSTRAINTS = {
-    ("MoveRequest", "move"): MOVE_TEXT,
-    ("RepetitionClaimRuling", "move"): MOVE_TEXT,
-    ("GameCreate", "start_fen"): START_FEN,
-}
+NOT_BLANK = {"pattern": r"\S"}  # validate_name: stripped, it must not be empty
+
+
+def field_constraints() -> dict[tuple[str, str], dict[str, Any]]:
+    """Returns the constraints of the request fields checked by code (a parser, a ``validate_*``)."""
+    from accounts.services import token_days_bounds
+
+    return {
+        ("MoveRequest", "move"): MOVE_TEXT,
+        ("RepetitionClaimRuling", "move"): MOVE_TEXT,
+        ("GameCreate", "start_fen"): START_FEN,
+        ("ApiTokenCreate", "days"): {"maximum": token_days_bounds()[1]},
+        ("TournamentCreate", "games_per_match"): {"multipleOf": 2},
+        ("Player", "name"): NOT_BLANK,
+        ("PatchedPlayer", "name"): NOT_BLANK,
+    }
 
 
 def _error_response(status: int) -> dict[str, Any]:
@@ -105,7 +116,7 @@ def error_responses(result: dict[str, Any], generator: Any, request: Any, public
     """Adds the error answers every operation can give (``statuses_of``), with the error body."""
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     schemas["ErrorBody"] = ERROR_BODY
-    for (component, field), constraints in FIELD_CONSTRAINTS.items():
+    for (component, field), constraints in field_constraints().items():
         prop = schemas.get(component, {}).get("properties", {}).get(field)
         if prop is not None:
             prop.update(constraints)

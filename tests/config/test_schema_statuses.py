@@ -94,3 +94,17 @@ def test_the_schema_pattern_of_a_move_accepts_exactly_what_the_parser_accepts(sc
     except MoveSyntaxError:
         accepted = False
     assert bool(re.search(pattern, text)) == accepted, text
+
+
+def test_constraints_checked_by_code_are_stated_in_the_schema(schema, settings, client_as, director):
+    components = schema["components"]["schemas"]
+    days = components["ApiTokenCreate"]["properties"]["days"]
+    assert (days["minimum"], days["maximum"]) == (1, settings.API_TOKEN_MAX_DAYS)
+    assert components["TournamentCreate"]["properties"]["games_per_match"]["multipleOf"] == 2
+    name = components["Player"]["properties"]["name"]["pattern"]
+    assert re.search(name, "Agnes") and not re.search(name, "   ")
+    api = client_as(director)
+    # what the schema refuses, the server refuses; what it allows at the bound, the server takes
+    assert api.post("/api/v1/me/tokens/", {"name": "t", "days": days["maximum"] + 1}, format="json").status_code == 400
+    assert api.post("/api/v1/me/tokens/", {"name": "t", "days": days["maximum"]}, format="json").status_code == 201
+    assert api.post("/api/v1/players/", {"name": "   "}, format="json").status_code == 400
