@@ -19,6 +19,7 @@ from accounts.privacy import names_shown_to
 from arbitration.log import log_verify
 from arbitration.pdn_export import game_pdn
 from arbitration.rulings import RULING_REQUEST_SCHEMA
+from arbitration.scoresheets import MAX_SCORESHEET_CHARS, game_scoresheet_enter
 from arbitration.selectors import game_log, game_state, log_without_names, state_without_names
 from arbitration.serializers import (
     ErrorBodySerializer,
@@ -149,6 +150,32 @@ class GameRefereesView(APIView):
         serializer.is_valid(raise_exception=True)
         game = game_referees_set(acting_user=request.user, game_id=pk, **serializer.validated_data)
         return _state_response(game_get(game.pk), request)
+
+
+class ScoresheetRequestSerializer(serializers.Serializer):
+    moves = serializers.CharField(max_length=MAX_SCORESHEET_CHARS, trim_whitespace=False,
+                                  help_text="The moves as on the scoresheet (PDN movetext, numbered or not; a result "
+                                  "at the end is read too).")
+    result = serializers.ChoiceField(choices=Game.Result.choices, required=False,
+                                     help_text="1-0, 0-1 or 1/2-1/2; needed unless the moves end with it.")
+    note = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
+
+
+class GameScoresheetView(APIView):
+    """A director enters a whole game from its scoresheet (moves and result), checked by the engine first."""
+
+    permission_classes = [ReadOrSignedIn]
+
+    @extend_schema(
+        summary="Enter the game from its scoresheet (a director of the game; the game has no move yet)",
+        request=ScoresheetRequestSerializer,
+        responses={201: GameStateSerializer, **{k: _ERRORS[k] for k in (400, 401, 403, 404, 409, 422)}},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        serializer = ScoresheetRequestSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        game = game_scoresheet_enter(acting_user=request.user, game_id=pk, **serializer.validated_data)
+        return _state_response(game_get(game.pk), request, status.HTTP_201_CREATED)
 
 
 class GameConfirmView(APIView):

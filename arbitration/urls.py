@@ -12,4 +12,5 @@ urlpatterns = [
     path("<int:game_id>/console", views.game_console, name="console"),
     path("<int:game_id>/confirm", views.game_confirm, name="confirm"),
     path("<int:game_id>/appeal", views.game_appeal, name="appeal"),
+    path("<int:game_id>/scoresheet", views.game_scoresheet, name="scoresheet"),
 ]

@@ -11,15 +11,16 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.privacy import names_shown_to
-from arbitration.access import can_write, player_side
+from arbitration.access import can_write, is_administrator, is_game_director, player_side
 from arbitration.confirmations import ending_entry, result_confirm, result_confirmations
 from arbitration.log import head_text
 from arbitration.rulings import ruling_issue
+from arbitration.scoresheets import game_scoresheet_enter
 from arbitration.selectors import game_state, state_without_names
 from core.api import AppError
 from games.models import Game, Termination
@@ -70,12 +71,43 @@ def game_confirm(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
         result_confirm(acting_user=request.user, game_id=game_id)
     except AppError as error:
-        if error.status_code == 404:
-            raise
+        if error.status_code in (403, 404):
+            raise PermissionDenied(error.message) if error.status_code == 403 else Http404(error.message) from error
         messages.error(request, error.message)
     else:
         messages.success(request, "You confirmed the result. Thank you.")
     return redirect("games:detail", game_id=game_id)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def game_scoresheet(request: HttpRequest, game_id: int) -> HttpResponse:
+    """A director enters a game from its scoresheet: the moves typed or pasted and the result.
+
+    A move the engine refuses is shown at its number, with the legal moves there, and the text
+    is kept for the correction; nothing is written until every move is legal.
+    """
+    game = _game_or_404(game_id)
+    if not (is_game_director(game, request.user) or is_administrator(request.user)):
+        raise PermissionDenied("Only a director of this game's tournament may enter it from a scoresheet.")
+    moves = request.POST.get("moves", "") if request.method == "POST" else ""
+    result = request.POST.get("result", "") if request.method == "POST" else ""
+    refusal: AppError | None = None
+    if request.method == "POST":
+        try:
+            game_scoresheet_enter(acting_user=request.user, game_id=game.pk, moves=moves, result=result or None)
+        except AppError as error:
+            if error.status_code in (403, 404):
+                raise PermissionDenied(error.message) if error.status_code == 403 else Http404(error.message) from error
+            refusal = error
+        else:
+            messages.success(request, "The game is entered from its scoresheet: every move checked, the result "
+                             "recorded.")
+            return redirect("games:detail", game_id=game.pk)
+    return render(request, "games/scoresheet.html", {
+        "game": game, "moves": moves, "result": result, "results": Game.Result.choices,
+        "refusal": refusal, "refused": refusal.details if refusal is not None else {},
+    }, status=refusal.status_code if refusal is not None else 200)
 
 
 @login_required

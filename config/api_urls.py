@@ -14,6 +14,7 @@ from arbitration.api import (
     GamePDNView,
     GameRefereesView,
     GameRulingsView,
+    GameScoresheetView,
     GameViewSet,
 )
 from tournaments.api import (
@@ -26,6 +27,7 @@ from tournaments.api import (
     RoundPairingsView,
     RoundPublishSlashView,
     RoundPublishView,
+    RoundScoresheetsView,
     StandingsCSVView,
     TournamentPDNSlashView,
     TournamentPDNView,
@@ -45,6 +47,7 @@ urlpatterns = [
     path("games/<int:pk>/rulings/", GameRulingsView.as_view(), name="game-rulings"),
     path("games/<int:pk>/referees/", GameRefereesView.as_view(), name="game-referees"),
     path("games/<int:pk>/confirm/", GameConfirmView.as_view(), name="game-confirm"),
+    path("games/<int:pk>/scoresheet/", GameScoresheetView.as_view(), name="game-scoresheet"),
     path("games/<int:pk>/log/", GameLogView.as_view(), name="game-log"),
     path("games/<int:pk>/log/verify", GameLogVerifyView.as_view(), name="game-log-verify"),
     path("games/<int:pk>/log/verify/", GameLogVerifySlashView.as_view()),
@@ -56,6 +59,8 @@ urlpatterns = [
          name="tournament-round-pairings"),
     path("tournaments/<slug:slug>/rounds/<int:number>/forfeits/", RoundForfeitView.as_view(),
          name="tournament-round-forfeits"),
+    path("tournaments/<slug:slug>/rounds/<int:number>/scoresheets/", RoundScoresheetsView.as_view(),
+         name="tournament-round-scoresheets"),
     path("tournaments/<slug:slug>/rounds/<int:number>/publish", RoundPublishView.as_view(),
          name="tournament-round-publish"),
     path("tournaments/<slug:slug>/rounds/<int:number>/publish/", RoundPublishSlashView.as_view()),

@@ -131,6 +131,26 @@ class Hub:
         self.inbox: asyncio.Queue | None = None
         self.tasks: list[asyncio.Task] = []
         self.delivered = 0
+        self.admitted = 0  # streams open now (or being opened), against LIVE_MAX_CONNECTIONS
+        self.per_address: dict[str, int] = {}  # ... and per client address, against LIVE_MAX_PER_ADDRESS
+
+    def admit(self, address: str) -> str | None:
+        """Counts a new stream in, or returns why not (the process or the address holds its limit)."""
+        if self.admitted >= settings.LIVE_MAX_CONNECTIONS:
+            return "process"
+        if self.per_address.get(address, 0) >= settings.LIVE_MAX_PER_ADDRESS:
+            return "address"
+        self.admitted += 1
+        self.per_address[address] = self.per_address.get(address, 0) + 1
+        return None
+
+    def release(self, address: str) -> None:
+        self.admitted -= 1
+        left = self.per_address.get(address, 1) - 1
+        if left > 0:
+            self.per_address[address] = left
+        else:
+            self.per_address.pop(address, None)
 
     def start(self) -> None:
         if self.inbox is not None:
@@ -141,8 +161,8 @@ class Hub:
         if settings.LIVE_REDIS_URL:
             self.tasks.append(asyncio.ensure_future(self._redis_loop()))
 
-    def subscribe(self, topic: str) -> asyncio.Queue:
-        queue: asyncio.Queue = asyncio.Queue(QUEUE_SIZE)
+    def subscribe(self, topic: str, queue: asyncio.Queue | None = None) -> asyncio.Queue:
+        queue = asyncio.Queue(QUEUE_SIZE) if queue is None else queue
         self.topics.setdefault(topic, set()).add(queue)
         return queue
 
@@ -300,8 +320,11 @@ class Stream:
         last[game] = seq
         await self.body(_frame(event, str(seq) if ids == "game" else f"{game}.{seq}"))
 
-    async def run(self, topic: str, start: Any, on_event: Any) -> None:
-        queue = hub.subscribe(topic)  # before the replay: nothing falls between the two
+    async def run(self, topic: str | list[str], start: Any, on_event: Any) -> None:
+        topics = [topic] if isinstance(topic, str) else topic
+        queue: asyncio.Queue = asyncio.Queue(QUEUE_SIZE)
+        for name in topics:  # before the replay: nothing falls between the two
+            hub.subscribe(name, queue)
         disconnected = asyncio.ensure_future(self._wait_disconnect())
         try:
             await self.send({"type": "http.response.start", "status": 200, "headers": [
@@ -324,7 +347,8 @@ class Stream:
         except (OSError, asyncio.CancelledError):
             pass
         finally:
-            hub.unsubscribe(topic, queue)
+            for name in topics:
+                hub.unsubscribe(name, queue)
             disconnected.cancel()
         with contextlib.suppress(Exception):
             await self.send({"type": "http.response.body", "body": b"", "more_body": False})
@@ -336,16 +360,49 @@ class Stream:
                 return
 
 
-async def _answer(send: Any, status: int, body: bytes) -> None:
+async def _answer(send: Any, status: int, body: bytes, headers: list[tuple[bytes, bytes]] = ()) -> None:
     await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json")]})
+                "headers": [(b"content-type", b"application/json"), *headers]})
     await send({"type": "http.response.body", "body": body})
 
 
+def _client_address(scope: dict) -> str:
+    """The client's address: the peer's, or behind the TLS proxy (``DJANGO_BEHIND_TLS_PROXY``) the last
+    address of X-Forwarded-For, the one that proxy appended (as ``accounts.backends.client_ip``)."""
+    if getattr(settings, "AXES_TRUST_X_FORWARDED_FOR", False):
+        forwarded = b",".join(value for name, value in scope.get("headers") or [] if name == b"x-forwarded-for")
+        parts = [part.strip() for part in forwarded.decode("latin-1").split(",") if part.strip()]
+        if parts:
+            return parts[-1]
+    return (scope.get("client") or ("?", 0))[0]
+
+
 async def live_app(scope: dict, receive: Any, send: Any) -> None:
-    """The ASGI application of ``/live/``: a game's or a tournament's event stream."""
+    """The ASGI application of ``/live/``: a game's or a tournament's event stream.
+
+    A process holds at most ``LIVE_MAX_CONNECTIONS`` streams, at most ``LIVE_MAX_PER_ADDRESS`` of
+    them from one client address; past either the answer is 503 ``live_full`` with Retry-After
+    (the pages poll meanwhile and try the stream again), so that no client exhausts the process's
+    files or memory.
+    """
     hub.start()
+    address = _client_address(scope)
+    refused = hub.admit(address)
+    if refused is not None:
+        message = ("This server holds as many live streams as it can; try again later." if refused == "process"
+                   else "Your address holds as many live streams as one address may; close one first.")
+        status, body = _error(503, "live_full", message)
+        return await _answer(send, status, body, [(b"retry-after", b"30")])
+    try:
+        return await _live_stream(scope, receive, send)
+    finally:
+        hub.release(address)
+
+
+async def _live_stream(scope: dict, receive: Any, send: Any) -> None:
     parts = scope["path"].strip("/").split("/")
+    if parts == ["live", "games"] and scope["method"] in ("GET", "HEAD"):
+        return await _games_stream(scope, receive, send)
     if scope["method"] not in ("GET", "HEAD"):
         return await _answer(send, *_error(405, "method_not_allowed", "Only GET is allowed here."))
     if len(parts) != 3 or parts[1] not in ("games", "tournaments") or not parts[2].isdigit():
@@ -416,3 +473,57 @@ async def live_app(scope: dict, receive: Any, send: Any) -> None:
         await stream.game_entry(event, last_games, "tournament")
 
     return await stream.run(f"tournament:{object_id}", start_tournament, on_tournament_event)
+
+
+MAX_GAMES_PER_STREAM = 100
+
+
+def _games_snapshot(game_ids: list[int]) -> list[dict]:
+    """Returns a ``game`` event per existing game of ``game_ids`` (its seq and state)."""
+    return [{"type": "game", "game": game.pk, "round": game.round_id, "seq": game.log_seq,
+             "black": game.black.name, "white": game.white.name, "status": game.status, "result": game.result,
+             "termination": game.termination, "ply": game.ply, "fen": game.fen}
+            for game in Game.objects.filter(pk__in=game_ids).select_related("black", "white").order_by("id")]
+
+
+async def _games_stream(scope: dict, receive: Any, send: Any) -> None:
+    """``/live/games?ids=1,2,3``: the entries of several games on one stream (a referee's boards).
+
+    Ids and resume as a tournament stream's games: ``id: <game>.<seq>``; ``?since=1.12,2.40`` or
+    Last-Event-ID; a game not named gets a ``game`` snapshot and then its entries.
+    """
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    try:
+        game_ids = sorted({int(part) for part in (query.get("ids") or [""])[0].split(",") if part.strip()})
+        if not game_ids or len(game_ids) > MAX_GAMES_PER_STREAM or min(game_ids) < 1:
+            raise ValueError
+    except ValueError:
+        return await _answer(send, *_error(400, "validation_error",
+                                           f"ids is a list of 1 to {MAX_GAMES_PER_STREAM} game ids, like 12,13."))
+    since_text = dict(scope.get("headers") or []).get(b"last-event-id", b"").decode("latin-1")
+    since_text = since_text or (query.get("since") or [""])[0]
+    try:
+        marks = _parse_since(since_text)
+    except ValueError:
+        return await _answer(send, *_error(400, "validation_error",
+                                           "since (or Last-Event-ID) is a list like 12.40,13.7."))
+    stream = Stream(send, receive)
+    snapshot = await _db(_games_snapshot)(game_ids)
+    if not snapshot:
+        return await _answer(send, *_error(404, "not_found", "There is none of these games."))
+    last: dict[int, int] = {}
+
+    async def start_games() -> None:
+        for game in snapshot:
+            since = marks.get(str(game["game"]))
+            if since is None:
+                last[game["game"]] = game["seq"]
+                await stream.body(_frame(game, None))
+            else:
+                last[game["game"]] = min(since, game["seq"])
+                for event in await _db(entries_after)(game["game"], last[game["game"]]):
+                    await stream.game_entry(event, last, "tournament")
+        await stream.body(_frame({"type": "hello", "games": [game["game"] for game in snapshot]}, None))
+
+    return await stream.run([f"game:{game['game']}" for game in snapshot], start_games,
+                            lambda event: stream.game_entry(event, last, "tournament"))

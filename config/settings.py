@@ -422,3 +422,9 @@ LIVE_CHANNEL = os.environ.get("LIVE_CHANNEL", "") or "draughts-live:" + str(
 LIVE_FEED_INTERVAL = float(os.environ.get("LIVE_FEED_INTERVAL", "0.1" if not LIVE_REDIS_URL else "1.0"))
 # Seconds between two keep-alive comments on an idle stream.
 LIVE_KEEPALIVE = float(os.environ.get("LIVE_KEEPALIVE", "15"))
+# Streams one live process holds at most, and from one client address (the peer's, or behind the
+# TLS proxy the address it appended to X-Forwarded-For); past either: 503 live_full, Retry-After.
+# Keep LIVE_MAX_CONNECTIONS under the process's open-file limit (ulimit -n), so that a flood is
+# answered, not an accept() failing on EMFILE.
+LIVE_MAX_CONNECTIONS = int(os.environ.get("LIVE_MAX_CONNECTIONS", "15000"))
+LIVE_MAX_PER_ADDRESS = int(os.environ.get("LIVE_MAX_PER_ADDRESS", "50"))

@@ -18,7 +18,7 @@ from accounts.authentication import TokenAuthentication
 from accounts.roles import is_director
 from config.health import health_report
 from core.api import error_body
-from tournaments.selectors import tournament_list_for_home
+from tournaments.selectors import home_overview
 
 
 def _sees_health_detail(request: HttpRequest) -> bool:
@@ -58,8 +58,8 @@ def healthz(request: HttpRequest) -> JsonResponse:
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    """Shows the home page: the tournaments and the user's role."""
-    return render(request, "home.html", {"tournaments": tournament_list_for_home()})
+    """Shows the home page: the running tournaments with their current round and the games being played now."""
+    return render(request, "home.html", home_overview())
 
 
 def _is_api(request: HttpRequest) -> bool:

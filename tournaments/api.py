@@ -12,6 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from arbitration.api import ReadOrSignedIn
 from arbitration.serializers import ErrorBodySerializer, LogVerifySerializer
 from players.models import Player
 from tournaments import selectors, services
@@ -31,9 +32,13 @@ from tournaments.serializers import (
     PlayerSerializer,
     PlayersImportReportSerializer,
     PlayersImportSerializer,
+    PresenceMarkSerializer,
+    PresenceSerializer,
     RatingHistorySerializer,
     RefereesSerializer,
     ResultSerializer,
+    RoundPairSerializer,
+    RoundScoresheetsSerializer,
     RoundSerializer,
     StandingsRowSerializer,
     StatusSerializer,
@@ -55,6 +60,7 @@ _ERRORS = {
     403: OpenApiResponse(ErrorBodySerializer, description="permission_denied"),
     404: OpenApiResponse(ErrorBodySerializer, description="not_found, round_not_found"),
     409: OpenApiResponse(ErrorBodySerializer, description="status_transition_refused, round_conflict, ..."),
+    422: OpenApiResponse(ErrorBodySerializer, description="scoresheet_refused"),
 }
 
 
@@ -200,8 +206,8 @@ class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         return Response(_detail(tournament))
 
     @extend_schema(methods=["GET"], summary="Every round with its matches", responses={200: RoundSerializer(many=True)})
-    @extend_schema(methods=["POST"], summary="Pair the next round as a preview (director)", request=None,
-                   responses={201: RoundSerializer, **_errors(401, 403, 409)})
+    @extend_schema(methods=["POST"], summary="Pair the next round as a preview (director)", request=RoundPairSerializer,
+                   responses={201: RoundSerializer, **_errors(400, 401, 403, 409)})
     @action(detail=True, methods=["get", "post"], pagination_class=None)
     def rounds(self, request: Request, slug: str | None = None) -> Response:
         tournament = _tournament(slug)
@@ -209,8 +215,25 @@ class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             director = services.is_director_of(tournament, request.user)
             return Response([round_data(r) for r in selectors.rounds_with_matches(tournament)
                              if director or r.status != Round.Status.PREVIEW])
-        round_ = services.round_pair(acting_user=request.user, tournament=tournament)
+        serializer = RoundPairSerializer(data=request.data or {})
+        serializer.is_valid(raise_exception=True)
+        round_ = services.round_pair(acting_user=request.user, tournament=tournament,
+                                     absent=serializer.validated_data.get("absent", "forfeit"))
         return Response(round_data(selectors.round_detail(tournament, round_.number)), status=status.HTTP_201_CREATED)
+
+    @extend_schema(methods=["GET"], summary="Check-in: who is marked present for the next round",
+                   responses={200: PresenceSerializer, 404: _ERRORS[404]})
+    @extend_schema(methods=["POST"], summary="Mark a player present or absent for the next round (a director, or "
+                   "the player himself)", request=PresenceMarkSerializer,
+                   responses={200: PresenceSerializer, **_errors(400, 401, 403, 404, 409)})
+    @action(detail=True, methods=["get", "post"], pagination_class=None, permission_classes=[ReadOrSignedIn])
+    def presence(self, request: Request, slug: str | None = None) -> Response:
+        tournament = _tournament(slug)
+        if request.method == "POST":
+            serializer = PresenceMarkSerializer(data=request.data)
+            serializer.is_valid(raise_exception=True)
+            services.presence_set(acting_user=request.user, tournament=tournament, **serializer.validated_data)
+        return Response(selectors.presence_data(tournament))
 
     @extend_schema(summary="The standings, in order", responses={200: StandingsRowSerializer(many=True)})
     @action(detail=True, methods=["get"], pagination_class=None)
@@ -318,6 +341,21 @@ class RoundForfeitView(APIView):
         serializer.is_valid(raise_exception=True)
         services.match_forfeit_set(acting_user=request.user, tournament=tournament, number=number,
                                    **serializer.validated_data)
+        return Response(round_data(selectors.round_detail(tournament, number)))
+
+
+class RoundScoresheetsView(APIView):
+    """Enters a round's games from the players' scoresheets, pasted as one PDN text."""
+
+    @extend_schema(summary="Enter a round's games from scoresheets (director; one PDN text, all or nothing)",
+                   request=RoundScoresheetsSerializer,
+                   responses={200: RoundSerializer, **_errors(400, 401, 403, 404, 409, 422)})
+    def post(self, request: Request, slug: str, number: int) -> Response:
+        tournament = _tournament(slug)
+        serializer = RoundScoresheetsSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.round_scoresheets_enter(acting_user=request.user, tournament=tournament, number=number,
+                                         pdn=serializer.validated_data["pdn"])
         return Response(round_data(selectors.round_detail(tournament, number)))
 
 

@@ -271,6 +271,8 @@ class TournamentLog(models.Model):
         APPEAL_DECIDED = "appeal_decided", "Appeal decided (Law 28)"
         REFEREE_REMOVED = "referee_removed", "Referee removed from games"
         ARBITERS_NAMED = "arbiters_named", "Arbiters named (Law 28)"
+        SCORESHEETS_ENTERED = "scoresheets_entered", "Games entered from scoresheets"
+        PRESENCE_MARKED = "presence_marked", "Presence marked (check-in)"
 
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="log")
     kind = models.CharField(max_length=24, choices=Kind.choices)
@@ -308,6 +310,32 @@ class TournamentLog(models.Model):
 
     def delete(self, *args, **kwargs):  # noqa: ANN002, ANN003
         raise AppendOnlyError("the tournament log is append-only: add a correcting row instead")
+
+
+class Presence(models.Model):
+    """Check-in: whether an entered player is present for a round, marked before it is paired.
+
+    Marked by a director of the tournament or by the player himself (his linked account); each
+    mark is on the tournament's log (``presence_marked``). When the round is paired, an absent
+    player's match is a forfeit, or (a Swiss, if the director so chooses) he is left out of the
+    pairing: ``left_out`` records that choice, so that the round's field leaves him out too.
+    """
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="presences")
+    round_number = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    present = models.BooleanField()
+    left_out = models.BooleanField(default=False, help_text="Left out of the round's pairing (a Swiss), being absent.")
+    marked_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
+    marked_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "round_number", "player"], name="presence_unique_round_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {'present' if self.present else 'absent'} for round {self.round_number}"
 
 
 class RatingHistory(models.Model):

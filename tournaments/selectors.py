@@ -12,6 +12,7 @@ from typing import Any
 
 from django.db.models import Count, Prefetch, Q, QuerySet
 
+from arbitration.clocks import clock_view
 from arbitration.confirmations import unconfirmed_results
 from arbitration.pdn_export import game_pdn
 from core.csvsafe import Computed, csv_writer
@@ -25,6 +26,8 @@ from tournaments.services.outcomes import (  # noqa: F401
     MatchOutcome,
     match_outcomes,
     match_results,
+    next_round_number,
+    presence_of,
     scoring_of,
     standings_rows,
 )
@@ -328,6 +331,16 @@ def crosstable_csv(tournament: Tournament) -> str:
     return out.getvalue()
 
 
+def presence_data(tournament: Tournament) -> dict[str, Any]:
+    """Returns the check-in for the next round: each active entry with present true, false or null (not marked)."""
+    number = next_round_number(tournament)
+    marks = presence_of(tournament, number)
+    entries = (Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).select_related("player")
+               .order_by("seed", "player__name"))
+    return {"round": number, "players": [{"player": e.player_id, "name": e.player.name,
+                                          "present": marks.get(e.player_id)} for e in entries]}
+
+
 def results_unconfirmed(tournament: Tournament) -> list[tuple[Game, list[str]]]:
     """Returns the tournament's finished games whose result a player has not confirmed yet, with the sides
     missing, in round and game order (two queries)."""
@@ -346,3 +359,104 @@ def account_links(user: Any) -> list[PlayerLog]:
     """Returns the registry's rows that linked the user's account to a player or unlinked it, newest first."""
     return list(PlayerLog.objects.filter(Q(changes__user__after=user.username) | Q(changes__user__before=user.username))
                 .select_related("player", "actor").order_by("-id"))
+
+
+# --- the ways in: the home page, a player's games, a referee's boards; the printed sheets ---------
+
+
+@dataclass
+class GameCard:
+    """A game as the ways-in pages and the printed sheets show it: where, who, which colour, which opening."""
+
+    game: Game
+    tournament: Tournament | None
+    round_number: int | None
+    board: int | None
+    number: int | None
+    ballot: dict[str, Any] | None
+    colour: str = ""  # the player's colour, on his own page
+    opponent: Player | None = None
+    clock: dict[str, Any] | None = None
+
+
+def _ballot_of(game: Game) -> dict[str, Any] | None:
+    match_game = getattr(game, "match_game", None)
+    if match_game is None or match_game.ballot_number is None:
+        return None
+    return next((b for b in match_game.match.ballots if b.get("number") == match_game.ballot_number), None)
+
+
+def game_card(game: Game, player: Player | None = None, *, now: Any = None) -> GameCard:
+    """Returns the card of a game read with ``match_game__match``, ``round__tournament`` and the players."""
+    try:
+        match_game = game.match_game
+    except MatchGame.DoesNotExist:
+        match_game = None
+    card = GameCard(game=game, tournament=game.round.tournament if game.round_id else None,
+                    round_number=game.round.number if game.round_id else None,
+                    board=match_game.match.board if match_game else None,
+                    number=match_game.number if match_game else None, ballot=_ballot_of(game) if match_game else None)
+    if player is not None:
+        card.colour = "Black" if game.black_id == player.pk else "White"
+        card.opponent = game.white if game.black_id == player.pk else game.black
+    if now is not None and game.status != Game.Status.FINISHED:
+        card.clock = clock_view(game, now)
+    return card
+
+
+def _cards_query() -> QuerySet[Game]:
+    return Game.objects.select_related("black", "white", "round__tournament", "match_game__match", "clock")
+
+
+def home_overview() -> dict[str, Any]:
+    """Returns the running tournaments, each with its current round and the games being played now, and the others."""
+    running = list(tournament_list().filter(status=Tournament.Status.RUNNING))
+    rounds = {r.tournament_id: r for r in Round.objects.filter(tournament__in=running).exclude(
+        status=Round.Status.PREVIEW).order_by("tournament_id", "number")}
+    playing = list(_cards_query().filter(round__in=list(rounds.values()))
+                   .exclude(status=Game.Status.FINISHED).order_by("match_game__match__board", "match_game__number"))
+    for tournament in running:
+        tournament.current_round = rounds.get(tournament.pk)
+        tournament.live = [game_card(g) for g in playing if tournament.current_round
+                           and g.round_id == tournament.current_round.pk and g.status == Game.Status.IN_PROGRESS
+                           and g.ply > 0]
+        tournament.waiting = sum(1 for g in playing if tournament.current_round
+                                 and g.round_id == tournament.current_round.pk) - len(tournament.live)
+    others = list(tournament_list().exclude(status=Tournament.Status.RUNNING))
+    return {"running": running, "others": others}
+
+
+def player_next_games(player: Player, now: Any) -> list[GameCard]:
+    """Returns the player's unfinished games, next first, each with its board, colour, ballot and clock."""
+    games = (_cards_query().filter(Q(black=player) | Q(white=player)).exclude(status=Game.Status.FINISHED)
+             .order_by("round__tournament__start_date", "round__number", "match_game__number", "id"))
+    return [game_card(g, player, now=now) for g in games]
+
+
+def player_past_games(player: Player, limit: int = 50) -> list[GameCard]:
+    """Returns the player's finished games, newest first, with his colour and his opponent."""
+    games = (_cards_query().filter(Q(black=player) | Q(white=player), status=Game.Status.FINISHED)
+             .order_by("-finished_at", "-id")[:limit])
+    return [game_card(g, player) for g in games]
+
+
+def referee_boards(user: Any, now: Any) -> list[GameCard]:
+    """Returns the unfinished games the referee is assigned to now, by tournament, round and board."""
+    games = (_cards_query().filter(referees=user, round__isnull=False).exclude(status=Game.Status.FINISHED)
+             .exclude(round__status=Round.Status.PREVIEW)
+             .order_by("round__tournament__name", "round__number", "match_game__match__board", "match_game__number"))
+    return [game_card(g, now=now) for g in games]
+
+
+def players_list() -> QuerySet[Player]:
+    """Returns every registered player with the number of tournaments entered, by name."""
+    return Player.objects.annotate(tournament_count=Count("entries", distinct=True)).order_by("name")
+
+
+def round_cards(tournament: Tournament, number: int) -> tuple[Round, list[GameCard]]:
+    """Returns a published round and the cards of its games in board order (the pairing sheet, the scoresheets)."""
+    round_ = Round.objects.filter(tournament=tournament, number=number).exclude(status=Round.Status.PREVIEW).first()
+    if round_ is None:
+        raise Round.DoesNotExist(f"round {number}")
+    games = _cards_query().filter(round=round_).order_by("match_game__match__board", "match_game__number", "id")
+    return round_, [game_card(g) for g in games]

@@ -277,6 +277,29 @@ class ForfeitSerializer(serializers.Serializer):
     reason = serializers.CharField()
 
 
+class RoundPairSerializer(serializers.Serializer):
+    absent = serializers.ChoiceField(choices=["forfeit", "leave_out"], default="forfeit", required=False,
+                                     help_text="Players marked absent for the round: their matches are forfeits, or "
+                                     "(a Swiss) they are left out of the pairing.")
+
+
+class PresenceMarkSerializer(serializers.Serializer):
+    player = serializers.IntegerField(min_value=1, max_value=2**31 - 1)
+    present = serializers.BooleanField()
+
+
+class PresenceSerializer(serializers.Serializer):
+    round = serializers.IntegerField(help_text="The round the check-in is for (the next to pair, or the open preview).")
+    players = serializers.ListField(child=serializers.DictField(), help_text="Each active entry: player, name, "
+                                    "present (true, false, or null when not marked).")
+
+
+class RoundScoresheetsSerializer(serializers.Serializer):
+    pdn = serializers.CharField(max_length=300_000, trim_whitespace=False,
+                                help_text="The round's games as PDN, each with its Black and White tags (the players' "
+                                "names) and its moves and result.")
+
+
 class ResultSerializer(serializers.Serializer):
     game = serializers.IntegerField()
     result = serializers.ChoiceField(choices=Game.Result.choices)

@@ -14,10 +14,12 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_POST
+from django.utils import timezone
+from django.utils.safestring import mark_safe
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.roles import is_director
 from arbitration.services import game_referees_set
@@ -28,6 +30,7 @@ from tournaments import selectors, services
 from tournaments.log import tournament_head_text
 from tournaments.models import Entry, Round, Tournament
 from tournaments.scoring import TIEBREAKS
+from tournaments.svg import position_svg, rating_chart_svg
 
 # --- forms --------------------------------------------------------------------------------------
 
@@ -155,7 +158,21 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "tiebreaks": list(tournament.tiebreaks or []),
         "is_tournament_director": services.is_director_of(tournament, request.user),
         "log_head": tournament_head_text(tournament) if tournament.status == Tournament.Status.FINISHED else None,
+        "my_check_in": _my_check_in(tournament, request.user),
     })
+
+
+def _my_check_in(tournament: Tournament, user: Any) -> dict[str, Any] | None:
+    """The signed-in player's own check-in for the next round, when he is entered (None otherwise)."""
+    if not getattr(user, "is_authenticated", False) or tournament.status not in (
+            Tournament.Status.REGISTRATION, Tournament.Status.RUNNING):
+        return None
+    entry = Entry.objects.filter(tournament=tournament, player__user=user, status=Entry.Status.ACTIVE).first()
+    if entry is None:
+        return None
+    data = selectors.presence_data(tournament)
+    return {"round": data["round"], "player": entry.player_id,
+            "present": next((p["present"] for p in data["players"] if p["player"] == entry.player_id), None)}
 
 
 @require_GET
@@ -184,24 +201,115 @@ def tournament_player(request: HttpRequest, slug: str, player_id: int) -> HttpRe
 def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
     """Shows a player's page: his tournaments, rating history and recent games."""
     player = get_object_or_404(Player, pk=player_id)
+    history = list(selectors.player_rating_history(player))
     return render(request, "tournaments/player.html", {
         "player": player, "tournaments": selectors.player_tournaments(player),
-        "history": selectors.player_rating_history(player), "recent": selectors.player_games_finished(player, 20),
+        "history": history, "recent": selectors.player_games_finished(player, 20),
+        "rating_chart": mark_safe(_rating_chart(history)),  # noqa: S308 - escaped by tournaments.svg
     })
 
 
 @login_required
 @require_GET
 def my_games(request: HttpRequest) -> HttpResponse:
-    """Shows the signed-in player his next game and his results."""
+    """Shows the signed-in player his next game (board, colour, ballot, clock), his results and his rating chart."""
     player = Player.objects.filter(user=request.user).first()
     context: dict[str, Any] = {"player": player, "account_links": selectors.account_links(request.user)}
     if player is not None:
-        pending = list(selectors.player_games_pending(player))
+        pending = selectors.player_next_games(player, timezone.now())
+        history = list(selectors.player_rating_history(player))
         context.update({"next_game": pending[0] if pending else None, "pending": pending[1:],
-                        "results": selectors.player_games_finished(player),
+                        "next_position": mark_safe(position_svg(pending[0].game.fen)) if pending else "",  # noqa: S308
+                        "results": selectors.player_past_games(player), "history": history,
+                        "rating_chart": mark_safe(_rating_chart(history)),  # noqa: S308 - escaped by tournaments.svg
                         "tournaments": selectors.player_tournaments(player)})
     return render(request, "tournaments/me.html", context)
+
+
+def _rating_chart(history: list[Any]) -> str:
+    """Returns the SVG chart of a rating history: the first rating before, then after each tournament."""
+    if not history:
+        return ""
+    first = history[0]
+    points = [("start", first.rating_before)] if first.rating_before is not None else []
+    points += [(row.tournament.name, row.rating_after) for row in history]
+    return rating_chart_svg(points)
+
+
+@login_required
+@require_GET
+def my_boards(request: HttpRequest) -> HttpResponse:
+    """Shows a referee the games assigned to him now, each a click from its console, followed live (one stream
+    for all of them; ``static/js/my-boards.js``)."""
+    return render(request, "tournaments/boards.html",
+                  {"boards": selectors.referee_boards(request.user, timezone.now())})
+
+
+@require_GET
+def player_list(request: HttpRequest) -> HttpResponse:
+    """Shows every registered player with his club and rating."""
+    return render(request, "tournaments/players.html", {"players": selectors.players_list()})
+
+
+# --- printing: the pairing sheet, the scoresheets, standings and crosstable --------------------
+
+
+def _printed_round(slug: str, number: int) -> tuple[Tournament, Round, list[Any]]:
+    tournament = _tournament(slug)
+    try:
+        round_, cards = selectors.round_cards(tournament, number)
+    except Round.DoesNotExist as error:
+        raise Http404(f"Round {number} of {tournament.name} is not published.") from error
+    return tournament, round_, cards
+
+
+@require_GET
+def print_pairings(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Shows a round's pairing sheet for printing: board, players, colours, ballot opening."""
+    tournament, round_, cards = _printed_round(slug, number)
+    return render(request, "tournaments/print/pairings.html",
+                  {"tournament": tournament, "round": round_, "cards": cards})
+
+
+SCORESHEET_LINES = 50
+
+
+@require_GET
+def print_scoresheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Shows one scoresheet a page for each game of a round (``?game=`` one game): ballot written, lines numbered."""
+    tournament, round_, cards = _printed_round(slug, number)
+    wanted = request.GET.get("game")
+    if wanted:
+        cards = [c for c in cards if str(c.game.pk) == wanted]
+        if not cards:
+            raise Http404("No such game in this round.")
+    sheets = [{"card": c, "lines": _scoresheet_lines(c)} for c in cards]
+    return render(request, "tournaments/print/scoresheets.html",
+                  {"tournament": tournament, "round": round_, "sheets": sheets})
+
+
+def _scoresheet_lines(card: Any) -> list[dict[str, Any]]:
+    """Returns the numbered lines of a scoresheet; with a ballot, its moves are written on the first lines."""
+    moves = card.ballot["moves"].split() if card.ballot else []
+    lines = []
+    for number in range(1, SCORESHEET_LINES + 1):
+        black = moves[2 * (number - 1)] if 2 * (number - 1) < len(moves) else ""
+        white = moves[2 * number - 1] if 2 * number - 1 < len(moves) else ""
+        lines.append({"number": number, "black": black, "white": white})
+    return lines
+
+
+@require_GET
+def print_standings(request: HttpRequest, slug: str) -> HttpResponse:
+    """Shows the standings and the crosstable laid out for A4 or US Letter."""
+    tournament = _tournament(slug)
+    rows, table = selectors.crosstable(tournament)
+    return render(request, "tournaments/print/standings.html", {
+        "tournament": tournament, "standings": rows, "crosstable": table,
+        "dense_crosstable": tournament.format in (Tournament.Format.ROUND_ROBIN, Tournament.Format.DOUBLE_ROUND_ROBIN),
+        "round_numbers": sorted({c.round for row in table for c in row.rounds}),
+        "tiebreaks": list(tournament.tiebreaks or []), "printed_at": timezone.now(),
+    })
 
 
 # --- the director's dashboard -----------------------------------------------------------------
@@ -271,6 +379,7 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
         "arbiters": ", ".join(u.username for u in tournament.arbiters.order_by("username")),
         "games_needing_referee": selectors.games_needing_referee(tournament),
         "results_unconfirmed": selectors.results_unconfirmed(tournament),
+        "check_in": selectors.presence_data(tournament),
         "log": selectors.tournament_log(tournament), "standings": selectors.standings(tournament),
         "results": [choice for choice in Game.Result.choices],
         "clock_form": ClockForm(initial=_clock_initial(tournament.clock_control)),
@@ -406,9 +515,32 @@ def manage_withdraw(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
+def presence_mark(request: HttpRequest, slug: str) -> HttpResponse:
+    """Marks a player present or absent for the next round: a director for anyone, a player for himself."""
+    tournament = _tournament(slug)
+    try:
+        mark = services.presence_set(acting_user=request.user, tournament=tournament,
+                                     player=_int(request.POST.get("player"), "player", "The player"),
+                                     present=request.POST.get("present") == "yes")
+    except AppError as error:
+        if error.status_code == 403:
+            raise PermissionDenied(error.message) from error
+        messages.error(request, error.message)
+    else:
+        messages.success(request, f"{mark.player.name} is marked {'present' if mark.present else 'absent'} for "
+                         f"round {mark.round_number}.")
+    back = request.POST.get("next", "")
+    if back not in ("manage", "detail"):
+        back = "detail"
+    return redirect(reverse(f"tournaments:{back}", kwargs={"slug": slug}) + "#check-in")
+
+
+@login_required
+@require_POST
 def manage_pair(request: HttpRequest, slug: str) -> HttpResponse:
     def act(t: Tournament) -> str:
-        round_ = services.round_pair(acting_user=request.user, tournament=t)
+        round_ = services.round_pair(acting_user=request.user, tournament=t,
+                                     absent=request.POST.get("absent") or "forfeit")
         return f"Round {round_.number} is paired: check the preview, edit it if needed, then publish it."
     return _act(request, slug, act)
 
@@ -440,6 +572,32 @@ def manage_forfeit(request: HttpRequest, slug: str, number: int) -> HttpResponse
                                            reason=request.POST.get("reason", ""))
         return f"Board {match.board} of round {number} is a forfeit."
     return _act(request, slug, act)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def manage_scoresheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Enters a round's games from the players' scoresheets pasted as one PDN text (all or nothing)."""
+    tournament = _tournament(slug)
+    if not services.is_director_of(tournament, request.user):
+        raise PermissionDenied("Only a director of this tournament may manage it.")
+    text = request.POST.get("pdn", "") if request.method == "POST" else ""
+    refusal: AppError | None = None
+    if request.method == "POST":
+        try:
+            games = services.round_scoresheets_enter(acting_user=request.user, tournament=tournament,
+                                                     number=number, pdn=text)
+        except AppError as error:
+            refusal = error
+        else:
+            messages.success(request, f"{len(games)} game(s) of round {number} entered from their scoresheets.")
+            return redirect(reverse("tournaments:manage", kwargs={"slug": slug}) + "#rounds")
+    pending = (Game.objects.filter(round__tournament=tournament, round__number=number, ply=0)
+               .exclude(status=Game.Status.FINISHED).select_related("black", "white").order_by("id"))
+    return render(request, "tournaments/scoresheets.html", {
+        "tournament": tournament, "number": number, "pdn": text, "refusal": refusal,
+        "refused": refusal.details if refusal is not None else {}, "pending": pending,
+    }, status=refusal.status_code if refusal is not None else 200)
 
 
 @login_required

@@ -14,6 +14,10 @@
  *   board.setFen("B:W21,22,K30:B1,2");
  *   board.setMarks({starts: [9, 10], landings: [13], path: [9]});
  *   board.flip();
+ *
+ * An interactive board is one stop in the tab order (a roving tabindex): the arrow keys move
+ * between the playing squares (left and right along the row, up and down to the next row,
+ * zigzagging between two columns), Enter or Space presses the square focused.
  */
 var SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -78,6 +82,7 @@ export function DraughtsBoard(container, options) {
   this.position = { side: null, pieces: {} };
   this.marks = { starts: [], landings: [], path: [], last: [] };
   this.cells = {};
+  this.tabSquare = null; // the square in the tab order (interactive boards)
   this.build();
 }
 
@@ -153,6 +158,20 @@ DraughtsBoard.prototype.build = function () {
     }
     rows[Math.floor(index / 8)].appendChild(element);
   }
+  if (this.interactive) {
+    grid.addEventListener("keydown", function (event) {
+      self.keyMove(event);
+    });
+    grid.addEventListener("focusin", function (event) {
+      var target = event.target.closest ? event.target.closest("[data-square]") : null;
+      if (target) {
+        self.setTabSquare(parseInt(target.getAttribute("data-square"), 10));
+      }
+    });
+    if (this.tabSquare === null) {
+      this.tabSquare = screen.filter(Boolean)[0];
+    }
+  }
   this.container.appendChild(grid);
   var caption = document.createElement("p");
   caption.className = "board-caption";
@@ -160,6 +179,56 @@ DraughtsBoard.prototype.build = function () {
   this.caption = caption;
   this.container.appendChild(caption);
   this.render();
+};
+
+/* Returns the playing square drawn at a screen row and column, or null. */
+DraughtsBoard.prototype.squareAt = function (row, column) {
+  if (row < 0 || row > 7 || column < 0 || column > 7) {
+    return null;
+  }
+  for (var s = 1; s <= 32; s += 1) {
+    var cell = this.screenCell(s);
+    if (cell.row === row && cell.column === column) {
+      return s;
+    }
+  }
+  return null;
+};
+
+/* Makes a square the board's one stop in the tab order. */
+DraughtsBoard.prototype.setTabSquare = function (square) {
+  this.tabSquare = square;
+  for (var s = 1; s <= 32; s += 1) {
+    if (this.cells[s]) {
+      this.cells[s].setAttribute("tabindex", s === square ? "0" : "-1");
+    }
+  }
+};
+
+/* Moves the focus with the arrow keys (Home and End: the first and the last square drawn). */
+DraughtsBoard.prototype.keyMove = function (event) {
+  var target = event.target.closest ? event.target.closest("[data-square]") : null;
+  if (!target || event.altKey || event.ctrlKey || event.metaKey) {
+    return;
+  }
+  var cell = this.screenCell(parseInt(target.getAttribute("data-square"), 10));
+  var next = null;
+  if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
+    next = this.squareAt(cell.row, cell.column + (event.key === "ArrowLeft" ? -2 : 2));
+  } else if (event.key === "ArrowUp" || event.key === "ArrowDown") {
+    var row = cell.row + (event.key === "ArrowUp" ? -1 : 1);
+    var side = cell.column % 2 === 0 ? 1 : -1;
+    next = this.squareAt(row, cell.column + side) || this.squareAt(row, cell.column - side);
+  } else if (event.key === "Home" || event.key === "End") {
+    next = event.key === "Home" ? this.squareAt(0, 1) : this.squareAt(7, 6);
+  } else {
+    return;
+  }
+  event.preventDefault();
+  if (next) {
+    this.setTabSquare(next);
+    this.cells[next].focus();
+  }
 };
 
 DraughtsBoard.prototype.setFen = function (fen) {
@@ -211,6 +280,9 @@ DraughtsBoard.prototype.render = function () {
     element.classList.toggle("is-landing", this.marks.landings.indexOf(s) >= 0);
     element.classList.toggle("is-path", this.marks.path.indexOf(s) >= 0);
     element.classList.toggle("is-last", this.marks.last.indexOf(s) >= 0);
+  }
+  if (this.interactive && this.tabSquare !== null) {
+    this.setTabSquare(this.tabSquare);
   }
   if (this.caption) {
     this.caption.textContent = this.flipped

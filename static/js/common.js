@@ -24,11 +24,19 @@ export function cookie(name) {
  * JSON body (null for an empty one), sent and received the browser's times of the request (for
  * the clock offset). A body that is not JSON is not ok, and its data is an error of the API's
  * shape ({"error": {"code": "bad_response", "message"}}). A body given is sent as JSON, with
- * the CSRF token of the csrftoken cookie in X-CSRFToken.
+ * the CSRF token of the csrftoken cookie in X-CSRFToken. With timeoutMs, a request not answered
+ * by then is aborted (the promise rejects, as when the server cannot be reached).
  */
-export function request(method, url, body) {
+export function request(method, url, body, timeoutMs) {
   var headers = { Accept: "application/json" };
   var options = { method: method, headers: headers, credentials: "same-origin", cache: "no-store" };
+  if (timeoutMs && typeof AbortController === "function") {
+    var controller = new AbortController();
+    window.setTimeout(function () {
+      controller.abort();
+    }, timeoutMs);
+    options.signal = controller.signal;
+  }
   if (body !== undefined) {
     headers["Content-Type"] = "application/json";
     headers["X-CSRFToken"] = cookie("csrftoken") || "";

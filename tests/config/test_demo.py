@@ -1,41 +1,120 @@
-"""The demo tournament: who it creates and that no password is fixed."""
+"""The demo: made through the services, with a genuine record, and every page of it renders."""
+
+import io
 
 import pytest
 from django.contrib.auth import authenticate
+from django.contrib.auth.models import User
+from django.core.management import call_command
+from django.test import Client
 
-from tournaments.demo import demo_seed
-from tournaments.models import Tournament
+from arbitration.models import LogEntry
+from games.models import Game, Move
+from games.rules import Position
+from tournaments.demo import DEMO_SLUG, SWISS_SLUG, demo_seed, master_games
+from tournaments.models import MatchGame, RatingHistory, Tournament, TournamentLog
 
-pytestmark = [pytest.mark.django_db, pytest.mark.smoke]
+pytestmark = [pytest.mark.django_db(transaction=False), pytest.mark.smoke]
 
 
-def test_the_demo_has_eight_players_staff_and_a_round_in_progress():
+def test_the_master_games_excerpt_covers_the_ballot_deck_and_replays():
+    openings = master_games()
+    assert len(openings) >= 150
+    for games in openings.values():
+        for game in games:
+            assert game.source.startswith(("tinsley.pdn #", "OCA_2.0.pdn #"))
+            assert game.result in ("1-0", "0-1", "1/2-1/2")
+
+
+def test_the_demo_is_made_by_the_services_with_lots_ballots_and_real_games():
     logins = demo_seed()
     assert [login.username for login in logins] == (
         ["director", "referee1", "referee2"] + [f"player{i}" for i in range(1, 9)]
     )
-    tournament = Tournament.objects.get(slug="demo-club-championship")
-    assert tournament.entries.count() == 8
-    assert list(tournament.directors.values_list("username", flat=True)) == ["director"]
-    assert sorted(tournament.referees.values_list("username", flat=True)) == ["referee1", "referee2"]
-    round_one = tournament.rounds.get(number=1)
-    assert round_one.status == "in_progress"
-    games = list(round_one.games.all())
-    assert len(games) == 4
-    assert {p.id for g in games for p in (g.black, g.white)} == set(tournament.players.values_list("id", flat=True))
-    assert all(game.referees.count() == 1 for game in games)
-
-
-def test_demo_passwords_are_generated_and_work():
-    logins = demo_seed()
     passwords = [login.password for login in logins]
     assert len(set(passwords)) == len(passwords)
     for login in logins:
         assert authenticate(username=login.username, password=login.password) is not None
-
-
-def test_demo_player_accounts_are_linked_to_players():
-    demo_seed()
-    from django.contrib.auth.models import User
-
     assert User.objects.get(username="player3").player.name == "Cora Lindqvist"
+
+    championship = Tournament.objects.get(slug=DEMO_SLUG)
+    assert championship.status == "running" and championship.games_per_match == 2
+    assert championship.entries.count() == 8
+    assert list(championship.directors.values_list("username", flat=True)) == ["director"]
+    round_one, round_two = championship.rounds.order_by("number")
+    assert round_one.status == "finished"
+    matches = list(round_one.matches.order_by("board"))
+    assert len(matches) == 4
+    for match in matches:  # lots cast and a ballot drawn, recorded with their seeds
+        assert match.lots_seed and match.first_black_id in (match.player_one_id, match.player_two_id)
+        assert len(match.ballots) == 1 and match.ballots[0]["seed"]
+    games = list(Game.objects.filter(round=round_one))
+    assert len(games) == 8 and all(g.status == "finished" and g.result for g in games)
+    for row in MatchGame.objects.filter(match__round=round_one).select_related("game", "match"):
+        ballot = row.match.ballots[0]
+        assert row.ballot_number == ballot["number"] and Position.from_fen(row.game.start_fen) == Position.from_fen(ballot["fen"])
+        assert row.game.ply == Move.objects.filter(game=row.game).count() >= 20  # a master game, move by move
+    kinds = set(LogEntry.objects.filter(game__round__tournament=championship).values_list("kind", flat=True))
+    assert {"move", "forty_move_notice", "touch_offence", "clock_start", "game_end"} <= kinds
+
+    round_two_games = list(Game.objects.filter(round=round_two).select_related("clock").order_by("id"))
+    assert all(g.status == "in_progress" for g in round_two_games)
+    running = [g for g in round_two_games if g.clock.state.get("status") == "running"]
+    assert len(running) == 4 and sum(g.ply for g in running) > 0
+
+    swiss = Tournament.objects.get(slug=SWISS_SLUG)
+    assert swiss.status == "finished" and swiss.rounds.filter(status="finished").count() == 3
+    assert RatingHistory.objects.filter(tournament=swiss).count() == 8
+    assert TournamentLog.objects.filter(tournament=swiss, kind="ratings_updated").exists()
+
+
+def test_the_demo_passes_verify_log_and_seeding_twice_adds_nothing():
+    out = io.StringIO()
+    call_command("seed_demo", stdout=out)
+    assert "Demo tournament loaded" in out.getvalue()
+    counts = (Tournament.objects.count(), Game.objects.count(), LogEntry.objects.count(), User.objects.count())
+    out = io.StringIO()
+    call_command("seed_demo", stdout=out)
+    assert "already" in out.getvalue()
+    assert (Tournament.objects.count(), Game.objects.count(), LogEntry.objects.count(), User.objects.count()) == counts
+    report = io.StringIO()
+    call_command("verify_log", stdout=report)  # exits 1 (SystemExit) on a broken chain
+    text = report.getvalue()
+    assert "demo-club-championship: OK" in text and "demo-autumn-swiss: OK" in text
+    assert text.count(": OK") == Game.objects.count() + 2
+
+
+def _pages() -> list[str]:
+    pages = ["/", "/tournaments/", "/games/"]
+    for tournament in Tournament.objects.all():
+        pages += [f"/tournaments/{tournament.slug}/"]
+        pages += [f"/tournaments/{tournament.slug}/players/{p}/" for p in tournament.players.values_list("id", flat=True)]
+        for number in tournament.rounds.values_list("number", flat=True):
+            pages += [f"/tournaments/{tournament.slug}/rounds/{number}/pairings/",
+                      f"/tournaments/{tournament.slug}/rounds/{number}/scoresheets/"]
+        pages += [f"/tournaments/{tournament.slug}/print/standings/"]
+    pages += [f"/tournaments/players/{p}/" for p in Tournament.objects.get(slug=DEMO_SLUG).players.values_list("id", flat=True)]
+    pages += [f"/games/{g}" for g in Game.objects.values_list("id", flat=True)]
+    return pages
+
+
+def test_every_page_of_the_demo_renders_for_each_role():
+    demo_seed()
+    anonymous = Client()
+    for page in _pages():
+        response = anonymous.get(page)
+        assert response.status_code == 200, page
+    director, referee, player = Client(), Client(), Client()
+    director.force_login(User.objects.get(username="director"))
+    referee.force_login(User.objects.get(username="referee1"))
+    player.force_login(User.objects.get(username="player1"))
+    staff_pages = ["/tournaments/manage/"] + [f"/tournaments/{t.slug}/manage/" for t in Tournament.objects.all()]
+    staff_pages += [f"/games/{g}/console" for g in Game.objects.values_list("id", flat=True)]
+    for page in staff_pages + ["/", "/tournaments/me/"]:
+        assert director.get(page).status_code == 200, page
+    for page in [f"/games/{g}/console" for g in Game.objects.filter(referees__username="referee1").values_list("id", flat=True)]:
+        assert referee.get(page).status_code == 200, page
+    for page in ["/", "/tournaments/me/", "/tournaments/me/boards/"]:
+        assert referee.get(page).status_code == 200, page
+    for page in ["/", "/tournaments/me/"]:
+        assert player.get(page).status_code == 200, page

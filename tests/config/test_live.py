@@ -119,3 +119,82 @@ def test_a_loss_by_delay_from_the_worker_reaches_the_clients_of_both(staff, web_
         ended = stream.wait_for(lambda e: e.get("state", {}).get("status") == "finished", timeout=10)
         assert ended["state"]["termination"] == "loss_by_delay"
         stream.close()
+
+
+def test_streams_past_the_limits_per_address_and_per_process_are_refused_with_503(staff, tmp_path):
+    from tests.conftest import worker_env
+    from tests.support.live import EventStream, WebProcess
+
+    server = WebProcess(env={**worker_env(), "LIVE_MAX_PER_ADDRESS": "2", "LIVE_MAX_CONNECTIONS": "3",
+                             "DJANGO_BEHIND_TLS_PROXY": "true"}, log_path=tmp_path / "web.log").start()
+    try:
+        game = new_game(staff)
+        path = f"/live/games/{game.pk}"
+
+        def open_from(address):
+            return EventStream(server.port, path, headers={"X-Forwarded-For": f"203.0.113.9, {address}"})
+
+        first, second = open_from("10.0.0.1"), open_from("10.0.0.1")
+        for stream in (first, second):
+            assert stream.status == 200
+            stream.wait_for(lambda e: e.get("type") == "hello")
+        third = open_from("10.0.0.1")
+        assert third.status == 503
+        assert third.response.getheader("Retry-After") == "30"
+        assert json.loads(third.response.read())["error"]["code"] == "live_full"
+        other = open_from("10.0.0.2")  # another address: admitted, and the process now holds its 3
+        assert other.status == 200
+        other.wait_for(lambda e: e.get("type") == "hello")
+        full = open_from("10.0.0.3")
+        assert full.status == 503
+        assert "as many live streams as it can" in json.loads(full.response.read())["error"]["message"]
+        first.close()  # a stream that ends frees its place
+        deadline = time.monotonic() + 5
+        while True:
+            again = open_from("10.0.0.1")
+            if again.status == 200 or time.monotonic() > deadline:
+                break
+            again.close()
+            time.sleep(0.1)
+        assert again.status == 200
+        for stream in (second, other, again):
+            stream.close()
+    finally:
+        server.stop()
+
+
+def test_one_stream_follows_several_games_and_resumes_each_in_order(staff, tmp_path):
+    from arbitration.services import game_move_record
+    from tests.conftest import worker_env
+    from tests.support.live import EventStream, WebProcess
+
+    server = WebProcess(env=worker_env(), log_path=tmp_path / "web.log").start()
+    try:
+        first, second = new_game(staff), new_game(staff)
+        referee = staff[1]
+        stream = EventStream(server.port, f"/live/games?ids={first.pk},{second.pk}")
+        assert stream.status == 200
+        hello = stream.wait_for(lambda e: e.get("type") == "hello")
+        assert hello["games"] == [first.pk, second.pk]
+        assert {e["game"] for _id, e in stream.events if e.get("type") == "game"} == {first.pk, second.pk}
+        game_move_record(acting_user=referee, game_id=first.pk, move="11-15")
+        game_move_record(acting_user=referee, game_id=second.pk, move="9-13")
+        stream.wait_for(lambda e: e.get("game") == second.pk and e.get("kind") == "move")
+        ids = [event_id for event_id, e in stream.events if e.get("type") == "entry"]
+        assert ids == [f"{first.pk}.{first.log_seq + 1}", f"{second.pk}.{second.log_seq + 1}"]
+        stream.close()
+        game_move_record(acting_user=referee, game_id=first.pk, move="23-19")
+        game_move_record(acting_user=referee, game_id=first.pk, move="8-11")
+        resumed = EventStream(server.port, f"/live/games?ids={first.pk},{second.pk}"
+                                           f"&since={first.pk}.{first.log_seq + 1},{second.pk}.{second.log_seq + 1}")
+        resumed.wait_for(lambda e: e.get("type") == "hello")
+        assert [(e["game"], e["seq"], e["move"]) for e in resumed.entries()] == [
+            (first.pk, first.log_seq + 2, "23-19"), (first.pk, first.log_seq + 3, "8-11")]
+        resumed.close()
+        for query in ("ids=", "ids=x", "ids=" + ",".join(str(n) for n in range(1, 102))):
+            bad = EventStream(server.port, f"/live/games?{query}")
+            assert bad.status == 400
+            assert json.loads(bad.response.read())["error"]["code"] == "validation_error"
+        assert EventStream(server.port, "/live/games?ids=999999").status == 404
+    finally:
+        server.stop()

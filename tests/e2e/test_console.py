@@ -107,6 +107,7 @@ def test_a_second_touch_offence_forfeits_the_game(page, make_user):
     expect(page.get_by_test_id("game-status")).to_contain_text("Black to move")
 
     def record_touch_offence(side: str) -> None:
+        page.get_by_role("button", name="Rulings…").click()  # the rulings sit in one sheet
         page.get_by_role("button", name="Touch offence (Law 18)").click()
         dialog = page.get_by_test_id("ruling-dialog")
         expect(dialog).to_be_visible()
@@ -116,6 +117,7 @@ def test_a_second_touch_offence_forfeits_the_game(page, make_user):
         expect(dialog).to_be_hidden()
 
     # A cancelled dialog records nothing.
+    page.get_by_role("button", name="Rulings…").click()
     page.get_by_role("button", name="Touch offence (Law 18)").click()
     page.get_by_test_id("ruling-dialog").get_by_role("button", name="Cancel").click()
     expect(page.get_by_test_id("ruling-dialog")).to_be_hidden()

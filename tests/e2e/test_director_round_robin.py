@@ -67,6 +67,8 @@ def test_director_runs_a_four_player_round_robin_to_final_standings(page, make_u
             if number == 1 and index == 0:
                 # the first game through the referee console: the weaker side resigns
                 row.get_by_role("link", name="console").click()
+                expect(page.get_by_test_id("game-status")).to_contain_text("to move")  # the console's script runs
+                page.get_by_test_id("rulings-menu").click()  # the rulings sit in one sheet
                 page.get_by_test_id("ruling-resign").click()
                 dialog = page.get_by_test_id("ruling-dialog")
                 dialog.get_by_label("White" if result == "1-0" else "Black").check()

@@ -115,6 +115,10 @@ def write_endpoints(club: Club, outsider_player: Player) -> list[tuple[str, str,
         ("post", f"{slug_api}/rounds/2/publish", {}),
         ("post", f"/api/v1/games/{game.pk}/moves/", {"move": "11-15"}),
         ("post", f"/api/v1/games/{game.pk}/referees/", {"referees": []}),
+        ("post", f"/api/v1/games/{game.pk}/confirm/", {}),
+        ("post", f"{slug_api}/presence/", {"player": player.pk, "present": False}),
+        ("post", f"/api/v1/games/{game.pk}/scoresheet/", {"moves": "1. 11-15 23-19 1-0"}),
+        ("post", f"{slug_api}/rounds/1/scoresheets/", {"pdn": '[Black "A"]\n[White "B"]\n1. 11-15 1-0'}),
     ]
     for kind, body in [
         ("adjudicate", {"result": "0-1", "reason": "x"}), ("resign", {"side": "black"}),
@@ -135,7 +139,10 @@ def write_endpoints(club: Club, outsider_player: Player) -> list[tuple[str, str,
             ("rounds/2/publish", {}), ("rounds/2/discard", {}),
             ("results", {"game": game.pk, "result": "0-1", "reason": "x"}),
         ]
-    ]
+    ] + [("page", f"/games/{game.pk}/confirm", {}), ("page", f"/games/{game.pk}/appeal", {"statement": "x"}),
+         ("page", f"/games/{game.pk}/scoresheet", {"moves": "1. 11-15 23-19 1-0"}),
+         ("page", f"/tournaments/{t}/presence", {"player": player.pk, "present": "no"}),
+         ("page", f"/tournaments/{t}/manage/rounds/1/scoresheets", {"pdn": '[Black "A"]\n[White "B"]\n1. 11-15 1-0'})]
     return api + pages
 
 

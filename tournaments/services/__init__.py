@@ -11,12 +11,14 @@ function, no circle):
    games (who directs and referees them, its arbiters, its log of result changes).
 4. ``outcomes``: the reads the writes need (``match_outcomes``, ``standings_rows``);
    ``tournaments.selectors`` re-exports them and imports nothing else from here but ``pure``.
-5. ``ratings``: the Glicko-2 update of a finished, rated tournament.
+5. ``ratings``: the Glicko-2 update of a finished, rated tournament; ``presence``: check-in,
+   who is present for the next round.
 6. ``rounds``: pairing, previews, publishing, games of matches, knockout tie-break blocks,
    and the round's status (``round_status_set``, the only place it changes; its steps are
    ``ROUND_TRANSITIONS``).
 7. ``results``: a director's result for a game; ``match_game_finished``.
-8. ``tournaments``: creation, settings, entries, players, and the tournament's status
+8. ``scoresheets``: a round's games entered from one PDN text of scoresheets.
+9. ``tournaments``: creation, settings, entries, players, and the tournament's status
    (``ALLOWED_TRANSITIONS``; finishing finishes its rounds and updates its ratings).
 
 A module imports only modules above it in this list; none imports ``tournaments.selectors``.
@@ -34,6 +36,8 @@ from tournaments.services.errors import (
     TournamentNotFound,
     WrongTournamentStatus,
 )
+from tournaments.services.outcomes import next_round_number, presence_of
+from tournaments.services.presence import ABSENT_POLICIES, presence_set
 from tournaments.services.ratings import ratings_update
 from tournaments.services.results import game_result_set, match_game_finished
 from tournaments.services.rounds import (
@@ -44,6 +48,7 @@ from tournaments.services.rounds import (
     round_pairings_edit,
     round_publish,
 )
+from tournaments.services.scoresheets import round_scoresheets_enter
 from tournaments.services.tournaments import (
     ALLOWED_TRANSITIONS,
     entries_add,
@@ -60,10 +65,12 @@ from tournaments.services.tournaments import (
 )
 
 __all__ = [
-    "ALLOWED_TRANSITIONS", "EntryConflict", "InvalidInput", "NotDirector", "PairingUnavailable", "RoundConflict",
+    "ABSENT_POLICIES", "ALLOWED_TRANSITIONS", "EntryConflict", "InvalidInput", "NotDirector", "PairingUnavailable", "RoundConflict",
     "RoundNotFound", "StatusTransitionRefused", "TournamentNotFound", "WrongTournamentStatus", "authorise_director",
     "entries_add", "entry_add", "entry_withdraw", "game_result_set", "is_director_of", "knockout_extend_tied", "match_forfeit_set",
-    "match_game_finished", "may_edit_player", "player_create", "player_update",
-    "ratings_update", "round_discard", "round_pair", "round_pairings_edit", "round_publish", "tournament_arbiters_set", "tournament_create",
+    "match_game_finished", "may_edit_player", "next_round_number", "player_create", "player_update", "presence_of",
+    "presence_set",
+    "ratings_update", "round_discard", "round_pair", "round_pairings_edit", "round_publish", "round_scoresheets_enter",
+    "tournament_arbiters_set", "tournament_create",
     "tournament_referees_set", "tournament_status_set", "tournament_update",
 ]

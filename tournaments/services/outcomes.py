@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from games.models import Game
-from tournaments.models import Entry, Match, MatchGame, Round, Tournament
+from tournaments.models import Entry, Match, MatchGame, Presence, Round, Tournament
 from tournaments.services import pure
 
 
@@ -158,3 +158,17 @@ def standings_rows(tournament: Tournament) -> list[pure.StandingRow]:
     outcomes = match_outcomes(tournament)
     return pure.standings(players, match_results(outcomes), tiebreaks=list(tournament.tiebreaks or []),
                           scoring=scoring_of(tournament))
+
+
+def next_round_number(tournament: Tournament) -> int:
+    """Returns the round a check-in is for: the open preview's, or the one after the last published."""
+    last = tournament.rounds.order_by("-number").values_list("number", "status").first()
+    if last is None:
+        return 1
+    return last[0] if last[1] == Round.Status.PREVIEW else last[0] + 1
+
+
+def presence_of(tournament: Tournament, number: int) -> dict[int, bool]:
+    """Returns the check-in marks for round ``number``: player id to present (True) or absent (False)."""
+    return dict(Presence.objects.filter(tournament=tournament, round_number=number)
+                .values_list("player_id", "present"))

@@ -17,7 +17,7 @@ from django.utils import timezone
 from arbitration.services import game_create
 from games.models import Game
 from players.models import Player
-from tournaments.models import Entry, Match, MatchGame, Round, Tournament, TournamentLog
+from tournaments.models import Entry, Match, MatchGame, Presence, Round, Tournament, TournamentLog
 from tournaments.services import pure
 from tournaments.services.access import authorise_director, log_write, tournament_lock
 from tournaments.services.errors import (
@@ -29,6 +29,7 @@ from tournaments.services.errors import (
     WrongTournamentStatus,
 )
 from tournaments.services.outcomes import match_outcomes, standings_rows
+from tournaments.services.presence import ABSENT_FORFEIT, ABSENT_LEAVE_OUT, ABSENT_POLICIES, absentees
 
 Format = Tournament.Format
 RoundStatus = Round.Status
@@ -76,8 +77,10 @@ def round_status_set(round_: Round, status: str, *, acting_user: Any, reason: st
 
 
 def _active_entries(tournament: Tournament, number: int) -> list[Entry]:
+    """Returns the active entries round ``number`` pairs: entered by then, not left out being absent (a Swiss)."""
     entries = Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE, first_round__lte=number)
-    return list(entries.select_related("player").order_by("seed", "id"))
+    left_out = Presence.objects.filter(tournament=tournament, round_number=number, left_out=True).values("player_id")
+    return list(entries.exclude(player_id__in=left_out).select_related("player").order_by("seed", "id"))
 
 
 def _rounds_total(tournament: Tournament) -> int | None:
@@ -153,14 +156,20 @@ def _pairings_for(tournament: Tournament, number: int) -> tuple[list[pure.Pairin
         raise PairingUnavailable(str(error)) from error
 
 
-def round_pair(*, acting_user: Any, tournament: Tournament) -> Round:
+def round_pair(*, acting_user: Any, tournament: Tournament, absent: str = ABSENT_FORFEIT) -> Round:
     """Pairs the next round as a preview (nothing is played until it is published).
+
+    Players marked absent for the round (check-in, ``presence_set``) have their matches made
+    forfeits to their opponents (``absent="forfeit"``, the default), or, in a Swiss, are left
+    out of the pairing (``absent="leave_out"``); the round's explanation names them.
 
     In a knockout, a tied match of the last round that still lacks its next 2-game block gets
     it here (normally it is added when the match's last game finishes): the block is committed
     and then the pairing is refused (409 ``round_conflict``) until the block is played.
     """
-    round_, extended = _round_pair(acting_user=acting_user, tournament=tournament)
+    if absent not in ABSENT_POLICIES:
+        raise InvalidInput.field("absent", f"One of {', '.join(ABSENT_POLICIES)}.")
+    round_, extended = _round_pair(acting_user=acting_user, tournament=tournament, absent=absent)
     if round_ is None:
         number, boards = extended
         raise RoundConflict(
@@ -172,7 +181,8 @@ def round_pair(*, acting_user: Any, tournament: Tournament) -> Round:
 
 
 @transaction.atomic
-def _round_pair(*, acting_user: Any, tournament: Tournament) -> tuple[Round | None, tuple[int, list[int]]]:
+def _round_pair(*, acting_user: Any, tournament: Tournament,
+                absent: str = ABSENT_FORFEIT) -> tuple[Round | None, tuple[int, list[int]]]:
     tournament = tournament_lock(tournament)
     authorise_director(tournament, acting_user)
     if tournament.status != Tournament.Status.RUNNING:
@@ -195,13 +205,36 @@ def _round_pair(*, acting_user: Any, tournament: Tournament) -> tuple[Round | No
     total = _rounds_total(tournament)
     if total is not None and number > total:
         raise RoundConflict(f"All {total} rounds have been paired.", details={"rounds": total})
+    away = absentees(tournament, number)
+    leave_out = absent == ABSENT_LEAVE_OUT
+    if leave_out and away and tournament.format != Format.SWISS:
+        raise InvalidInput.field("absent", "Only a Swiss leaves absent players out of a round; in a round robin or a "
+                                 "knockout their matches are forfeits.")
+    marks = Presence.objects.filter(tournament=tournament, round_number=number)
+    marks.update(left_out=False)
+    if leave_out and away:
+        marks.filter(player_id__in=away).update(left_out=True)
     pairings, notes = _pairings_for(tournament, number)
+    forfeits = {frozenset((p.one, p.two)): _present_one(p, away) for p in pairings
+                if p.two is not None and {p.one, p.two} & away}
+    if away:
+        names = _names(away)
+        listed = ", ".join(sorted(names.values()))
+        notes = [*notes, f"Absent (check-in): {listed}: " + ("left out of the pairing." if leave_out
+                                                              else "their matches are forfeits.")]
     round_ = Round.objects.create(tournament=tournament, number=number, status=Round.Status.PREVIEW,
                                   explanation=notes, created_at=timezone.now())
-    _matches_create(tournament, round_, pairings)
+    _matches_create(tournament, round_, pairings, forfeits=forfeits)
     log_write(tournament=tournament, kind=TournamentLog.Kind.ROUND_PAIRED, actor=acting_user,
-              data={"round": number, "pairings": [[p.one, p.two] for p in pairings]})
+              data={"round": number, "pairings": [[p.one, p.two] for p in pairings],
+                    **({"absent": sorted(away), "absent_policy": absent} if away else {})})
     return round_, (0, [])
+
+
+def _present_one(pairing: pure.Pairing, away: set[int]) -> int | None:
+    """Returns who is awarded a match with an absent player: the one present (None when both are absent)."""
+    present = [p for p in (pairing.one, pairing.two) if p not in away]
+    return present[0] if len(present) == 1 else None
 
 
 def _matches_create(tournament: Tournament, round_: Round, pairings: list[pure.Pairing],

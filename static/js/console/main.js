@@ -8,13 +8,14 @@
  * Native ES modules, no build step; templates/games/console.html loads this one, which wires
  * the others: page.js (the page, messages), state.js (the state as last read), status.js (the
  * state in words, open choices, constraints), moves.js (the board, click and typed entry, the
- * move list), rulings.js (the rulings and their dialog), clocks.js (the clocks panel) and
+ * move list), outbox.js (the moves kept in the browser until the server has them), rulings.js (the rulings and their dialog), clocks.js (the clocks panel) and
  * log.js (the arbitration log). ../common.js and ../clocks.js are shared with the game page.
  */
 import { LiveFeed, Poller, followState, readJson, request } from "../common.js";
 import { clocks, setupClocks } from "./clocks.js";
 import { followLog, setupLog } from "./log.js";
 import { renderBoard, renderEntry, renderMoves, setupMoves } from "./moves.js";
+import { reachable, reconcile, renderOutbox } from "./outbox.js";
 import { $, api, present } from "./page.js";
 import { renderRulings, setupRulings } from "./rulings.js";
 import { desk, loadState, onState, setState } from "./state.js";
@@ -27,6 +28,8 @@ var poller = null; // polls the state; made at the start
 
 /* Redraws the page from a new state. */
 function renderState(state, answer) {
+  reconcile(state); // a move waiting that the server has now is gone; one whose ply it gave another, refused
+  renderOutbox();
   renderStatus();
   renderMoves();
   renderChoices();
@@ -63,7 +66,10 @@ function poll() {
     } else {
       clocks.update(next, answer);
     }
-  }).catch(function () {});
+    reachable(true);
+  }).catch(function () {
+    reachable(false);
+  });
 }
 
 /*

@@ -1,14 +1,23 @@
 /*
  * Moves: the board with click entry (the legal moves marked, narrowed by an over-the-angle
- * constraint), the typed entry, recording a move through the API, and the list of moves.
+ * constraint), the typed entry, recording a move through the API (by way of the outbox, which
+ * keeps it in the browser until the server has it: outbox.js), and the list of moves.
+ *
+ * While moves wait in the outbox the board shows them applied to the server's position, and the
+ * legal moves are not known (the rules are the server's): a click on a piece of the side to move
+ * and then on a square one row away queues that step; on a square two rows away, a jump, and
+ * the console waits for the next landing or "Stop here". The server checks each move on arrival.
  */
 import { DraughtsBoard } from "../board.js";
-import { cap, errorOf, request } from "../common.js";
-import { $, api, clearAlert, el, showAlert, showNotice } from "./page.js";
+import { cap } from "../common.js";
+import { enqueue, outbox, pending, provisional, setupOutbox } from "./outbox.js";
+import { $, clearAlert, el, showAlert, showNotice } from "./page.js";
 import { openRuling } from "./rulings.js";
 import { desk, loadState, setState } from "./state.js";
 
 var board = null;
+var lastTyped = null; // the move last typed (put back in the field if refused at once)
+var drawn = null; // the position drawn while moves wait: {fen, drawn, stuck}
 
 /* Draws the board and wires the click and typed entries. */
 export function setupMoves() {
@@ -28,11 +37,17 @@ export function setupMoves() {
     }
   });
   $("cancel-selection").addEventListener("click", cancelSelection);
+  setupOutbox(function () {
+    if (desk.state) {
+      renderBoard();
+    }
+  }, refusedAtOnce, recorded);
 
   $("move-form").addEventListener("submit", function (event) {
     event.preventDefault();
     var text = $("move-input").value.trim();
     if (text) {
+      lastTyped = text;
       submitMove(text);
     }
   });
@@ -82,6 +97,11 @@ export function renderBoard() {
   if (!desk.state) {
     return;
   }
+  if (pending()) {
+    renderProvisional();
+    return;
+  }
+  drawn = null;
   board.setFen(desk.state.fen);
   var moves = legalPaths();
   var starts = [];
@@ -112,6 +132,53 @@ export function renderBoard() {
     (moves.length < (desk.state.legal_moves || []).length ? " (narrowed by the constraint below)" : "");
 }
 
+/* The board with the moves waiting in the outbox drawn on it (no legal moves: the server's rules decide). */
+function renderProvisional() {
+  drawn = provisional(desk.state.fen);
+  board.setFen(drawn.fen);
+  board.setMarks({ starts: [], landings: [], path: desk.path, last: [] });
+  var side = board.position.side || desk.state.side_to_move;
+  var selection = $("selection");
+  if (drawn.stuck) {
+    selection.textContent = "The board shows the position before " + drawn.stuck.move +
+      ": a capture is drawn when all its landing squares are written (or once the server has it).";
+  } else if (desk.path.length) {
+    selection.textContent = "Selected: " + desk.path.join(" → ") + " (Escape cancels)";
+  } else {
+    selection.textContent = "The board shows the moves waiting to send. Click a piece of " + cap(side) +
+      ", then its landing square(s); the server checks the move when it arrives.";
+  }
+  $("legal-moves").textContent = "Legal moves: known once the moves waiting are recorded.";
+}
+
+/* Click entry on the drawn position while moves wait: a step queues at once, a jump waits for more. */
+function provisionalClick(square) {
+  if (drawn.stuck) {
+    return;
+  }
+  var side = board.position.side;
+  if (!desk.path.length || (desk.path.length === 1 && pieceColorAt(square) === side)) {
+    desk.path = pieceColorAt(square) === side && desk.path[0] !== square ? [square] : [];
+    renderBoard();
+    return;
+  }
+  var last = desk.path[desk.path.length - 1];
+  var rows = Math.abs(DraughtsBoard.squareRow(square) - DraughtsBoard.squareRow(last));
+  var columns = Math.abs(DraughtsBoard.squareColumn(square) - DraughtsBoard.squareColumn(last));
+  if (pieceColorAt(square) || rows !== columns || (rows === 1 && desk.path.length > 1) || (rows !== 1 && rows !== 2)) {
+    desk.path = [];
+    renderBoard();
+    return;
+  }
+  desk.path = desk.path.concat([square]);
+  if (rows === 1) {
+    submitMove(DraughtsBoard.pathToPdn(desk.path));
+    return;
+  }
+  renderBoard();
+  offerStop(desk.path.join("x"));
+}
+
 function pieceColorAt(square) {
   var piece = board.position.pieces[square];
   return piece ? piece.color : null;
@@ -119,6 +186,10 @@ function pieceColorAt(square) {
 
 function squareClicked(square) {
   if (!desk.state || desk.state.status === "finished" || desk.busy) {
+    return;
+  }
+  if (pending()) {
+    provisionalClick(square);
     return;
   }
   var moves = legalPaths();
@@ -198,41 +269,46 @@ function cancelSelection() {
 
 /* ---- recording a move ---- */
 
-/* Sends a move (PDN); a refused one is explained in the alert, with its legal moves. */
+/*
+ * Sends a move (PDN) through the outbox: at once when nothing waits and the server is reachable,
+ * else behind the moves waiting. A refusal of a move sent at once is explained in the alert, with
+ * the legal moves (refusedAtOnce); a refusal on arrival of a queued one is kept in the outbox.
+ */
 function submitMove(move) {
-  if (!desk.state || desk.busy) {
+  if (!desk.state) {
     return;
   }
-  desk.busy = true;
   clearAlert();
-  request("POST", api + "moves/", { move: move, ply: desk.state.ply + 1 })
-    .then(function (answer) {
-      desk.busy = false;
-      desk.path = [];
-      if (answer.status === 201 || answer.ok) {
-        $("move-input").value = "";
-        showNotice("Recorded " + move + ".");
-        setState(answer.data, answer);
-        return;
-      }
-      var error = errorOf(answer);
-      if (answer.status === 409) {
-        showAlert(error.message + " (" + error.code + ")");
-        loadState();
-        return;
-      }
-      if (answer.status === 422) {
-        showIllegal(move, error);
-        renderBoard();
-        return;
-      }
-      showAlert(error.message + " (" + error.code + ")");
-      renderBoard();
-    })
-    .catch(function (failure) {
-      desk.busy = false;
-      showAlert("The server could not be reached: " + failure);
-    });
+  desk.path = [];
+  $("move-input").value = "";
+  enqueue(move);
+  if (!outbox.online) {
+    showNotice("Kept in this browser: " + move + " is waiting to send.");
+  }
+}
+
+/* A move recorded by the server. */
+function recorded(item) {
+  showNotice("Recorded " + item.move + (item.queued ? " (ply " + item.ply + ", sent when the connection returned)" : "") + ".");
+}
+
+/* A move sent at once and refused: the reason, as the console always said it. */
+function refusedAtOnce(move, answer, error) {
+  if (move === lastTyped && !$("move-input").value) {
+    $("move-input").value = move;
+  }
+  if (answer.status === 409) {
+    showAlert(error.message + " (" + error.code + ")");
+    loadState();
+    return;
+  }
+  if (answer.status === 422) {
+    showIllegal(move, error);
+    renderBoard();
+    return;
+  }
+  showAlert(error.message + " (" + error.code + ")");
+  renderBoard();
 }
 
 function showIllegal(move, error) {

@@ -1,6 +1,8 @@
 /*
  * Rulings: what each ruling asks for (the clock rulings too), their buttons, and the dialog that
- * confirms one and records it through the API.
+ * confirms one and records it through the API. The rulings' buttons, each with its law, sit in
+ * one sheet opened by the Rulings… button (the clock rulings stay in the Clocks panel); choosing
+ * one closes the sheet and opens the dialog.
  */
 import { cap, errorOf, request } from "../common.js";
 import { $, api, clearAlert, el, gameId, isDirector, other, showNotice } from "./page.js";
@@ -79,6 +81,10 @@ export function buildRulings(box, rulings) {
     }
     var button = el("button", { type: "button", "data-kind": ruling.kind, "data-testid": "ruling-" + ruling.kind }, buttonText(ruling));
     button.addEventListener("click", function () {
+      var sheet = button.closest("dialog");
+      if (sheet && sheet.open) {
+        sheet.close();
+      }
       openRuling(ruling.kind, {});
     });
     box.appendChild(button);
@@ -234,6 +240,12 @@ function collectRuling() {
 
 /* Wires the dialog's Cancel and Confirm. */
 export function setupRulings() {
+  $("rulings-menu").addEventListener("click", function () {
+    $("rulings-sheet").showModal();
+  });
+  $("rulings-close").addEventListener("click", function () {
+    $("rulings-sheet").close();
+  });
   $("ruling-cancel").addEventListener("click", function () {
     pending = null;
     $("ruling-dialog").close();

@@ -1,4 +1,4 @@
-"""python manage.py seed_demo: loads the demo club tournament and prints the logins."""
+"""python manage.py seed_demo: loads the demo tournaments through the services and prints the logins."""
 
 from django.conf import settings
 from django.core.management.base import BaseCommand
@@ -8,8 +8,9 @@ from tournaments.demo import demo_exists, demo_seed, logins_file, logins_format,
 
 class Command(BaseCommand):
     help = (
-        "Creates the demo tournament (8 players, a director, two referees, a round in progress) "
-        "with generated passwords, and prints the logins. Does nothing if it exists already."
+        "Creates the demo through the same services as a director (a director, two referees, 8 players; "
+        "a finished rated Swiss; a round robin with round 1 finished from master games and round 2 in "
+        "progress) with generated passwords, and prints the logins. Does nothing if it exists already."
     )
 
     def handle(self, *args, **options):

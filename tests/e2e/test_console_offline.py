@@ -1,0 +1,203 @@
+"""A console that survives the hall's network: a referee on a phone (390x844) plays on through a cut.
+
+The moves entered while the connection is down are kept in the browser (localStorage, each with
+its ply), shown as "waiting to send" and drawn on the board, and sent in order when it returns;
+the server's record then has each once, even when an answer was lost on its way back (the move
+is sent again with its ply, the server answers 409 ply_conflict, and the console finds the move
+already recorded at that ply). A move refused on arrival (a ply another referee took, an illegal
+move) is shown plainly, with what followed it held, and nothing is recorded in its place.
+
+How the network is cut: Playwright's ``context.set_offline(True)`` (every request of the page
+fails, ``navigator.onLine`` is false). The console page itself is not cached for offline use (no
+service worker), so a reload cannot happen while fully offline: the reload is made with the
+server reachable but the moves' write path failing (``page.route`` aborts every POST to
+``moves/``), which is the same for the page: its moves cannot reach the server, and it must still
+show those it kept. The lost answer is made by letting one POST reach the server and aborting
+its answer (``route.fetch()`` then ``route.abort()``).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.support.browser import TEST_PASSWORD, sign_in
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 390, "height": 844}
+
+
+def _game(referee_username: str):
+    from accounts.services import user_create_with_role
+    from arbitration.services import game_create
+    from players.models import Player
+
+    director = user_create_with_role(username="td", password=TEST_PASSWORD, role="director")
+    game = game_create(
+        acting_user=director, black=Player.objects.create(name="Agnes Calder"),
+        white=Player.objects.create(name="Bram Okafor"), rule_set="standard", referees=[referee_username],
+    )
+    return director, game
+
+
+def _recorded(game) -> list[str]:
+    return list(game.moves.filter(superseded_by__isnull=True).order_by("ply").values_list("pdn", flat=True))
+
+
+def _no_sideways_scroll(page) -> None:
+    width = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+    assert width[0] <= width[1], width
+
+
+def test_a_referee_on_a_phone_plays_on_through_a_network_cut_and_nothing_is_lost_or_doubled(page, make_user):
+    from arbitration.models import LogEntry
+
+    make_user("ref1", "referee")
+    _director, game = _game("ref1")
+    moves_url = f"**/api/v1/games/{game.id}/moves/"
+    page.set_viewport_size(PHONE)
+    sign_in(page, "ref1")
+    page.goto(f"/games/{game.id}/console")
+    expect(page.get_by_test_id("game-status")).to_contain_text("Black to move")
+
+    # 1. 11-15 with the network up.
+    page.get_by_test_id("square-11").click()
+    page.get_by_test_id("square-15").click()
+    expect(page.get_by_test_id("move-1")).to_have_text("11-15")
+
+    # The network drops. 22-18 is clicked: kept, waiting to send.
+    page.context.set_offline(True)
+    page.get_by_test_id("square-22").click()
+    page.get_by_test_id("square-18").click()
+    outbox = page.get_by_test_id("outbox-item")
+    expect(outbox).to_have_count(1)
+    expect(outbox.first).to_have_attribute("data-status", "waiting")
+    expect(outbox.first).to_contain_text("22-18")
+    expect(outbox.first).to_contain_text("waiting to send")
+    expect(page.get_by_test_id("connection")).to_contain_text("No connection")
+    # The board shows it: the man of 22 on 18.
+    expect(page.get_by_test_id("square-18")).to_have_attribute("data-piece", "wm")
+    expect(page.get_by_test_id("square-22")).to_have_attribute("data-piece", "")
+
+    # 2. 15x22 clicked on the board as drawn (a jump: the console waits for more, "Stop here" ends it).
+    page.get_by_test_id("square-15").click()
+    page.get_by_test_id("square-22").click()
+    page.get_by_test_id("stop-here").click()
+    # 2... 25x18 typed.
+    page.get_by_label("Move (PDN)").fill("25x18")
+    page.get_by_label("Move (PDN)").press("Enter")
+    expect(outbox).to_have_count(3)
+    expect(outbox.nth(1)).to_contain_text("15x22")
+    expect(outbox.nth(2)).to_contain_text("25x18")
+    assert [outbox.nth(i).get_attribute("data-ply") for i in range(3)] == ["2", "3", "4"]
+    expect(page.get_by_test_id("square-18")).to_have_attribute("data-piece", "wm")
+    expect(page.get_by_test_id("square-22")).to_have_attribute("data-piece", "")
+    expect(page.get_by_test_id("square-25")).to_have_attribute("data-piece", "")
+    _no_sideways_scroll(page)
+    game.refresh_from_db()
+    assert game.ply == 1 and _recorded(game) == ["11-15"]
+
+    # A reload while the moves still cannot reach the server keeps them (see the docstring).
+    page.route(moves_url, lambda route: route.abort() if route.request.method == "POST" else route.continue_())
+    page.context.set_offline(False)
+    page.reload()
+    expect(page.get_by_test_id("move-1")).to_have_text("11-15")
+    expect(outbox).to_have_count(3)
+    for i, move in enumerate(["22-18", "15x22", "25x18"]):
+        expect(outbox.nth(i)).to_contain_text(move)
+        expect(outbox.nth(i)).to_have_attribute("data-status", re.compile("waiting|sending"))
+    expect(page.get_by_test_id("square-18")).to_have_attribute("data-piece", "wm")
+    game.refresh_from_db()
+    assert game.ply == 1
+
+    # The connection returns; the first answer is lost on its way back (the move is recorded).
+    answers: list[int] = []
+    page.on("response", lambda response: answers.append(response.status)
+            if response.url.endswith("/moves/") and response.request.method == "POST" else None)
+    lost = {"done": False}
+
+    def first_answer_lost(route):
+        if route.request.method == "POST" and not lost["done"]:
+            lost["done"] = True
+            route.fetch()
+            route.abort()
+            return
+        route.continue_()
+
+    page.unroute(moves_url)
+    page.route(moves_url, first_answer_lost)
+    expect(page.get_by_test_id("move-4")).to_have_text("25x18", timeout=15_000)
+    expect(page.get_by_test_id("move-2")).to_have_text("22-18")
+    expect(page.get_by_test_id("move-3")).to_have_text("15x22")
+    expect(page.get_by_test_id("outbox")).to_be_hidden()
+    assert 409 in answers  # the retry of 22-18, found already recorded
+
+    game.refresh_from_db()
+    assert game.ply == 4
+    assert _recorded(game) == ["11-15", "22-18", "15x22", "25x18"]
+    assert list(LogEntry.objects.filter(game=game, kind="move").order_by("seq").values_list("ply", flat=True)) == [
+        1, 2, 3, 4,
+    ]
+    assert page.evaluate(f"() => localStorage.getItem('draughts-console-outbox:{game.id}')") is None
+    page.get_by_test_id("verify-log").click()
+    expect(page.get_by_test_id("verify-result")).to_contain_text("The chain holds")
+
+
+def test_moves_refused_on_arrival_are_shown_plainly_and_nothing_is_recorded_in_their_place(page, make_user):
+    from arbitration.services import game_move_record
+
+    make_user("ref2", "referee")
+    director, game = _game("ref2")
+    page.set_viewport_size(PHONE)
+    sign_in(page, "ref2")
+    page.goto(f"/games/{game.id}/console")
+    expect(page.get_by_test_id("game-status")).to_contain_text("Black to move")
+
+    # Offline, 11-15 and 22-18 are typed; meanwhile the director records 9-14 for ply 1.
+    page.context.set_offline(True)
+    field = page.get_by_label("Move (PDN)")
+    field.fill("11-15")
+    field.press("Enter")
+    field.fill("22-18")
+    field.press("Enter")
+    outbox = page.get_by_test_id("outbox-item")
+    expect(outbox).to_have_count(2)
+    game_move_record(acting_user=director, game_id=game.id, move="9-14", ply=1)
+
+    # Back online: ply 1 is taken by another move; 11-15 is refused, 22-18 (after it) held.
+    page.context.set_offline(False)
+    expect(outbox.first).to_have_attribute("data-status", "refused", timeout=15_000)
+    expect(outbox.first).to_contain_text("11-15")
+    expect(outbox.first.get_by_test_id("outbox-reason")).to_contain_text("9-14")
+    expect(outbox.nth(1)).to_have_attribute("data-status", "held")
+    expect(page.get_by_test_id("alert")).to_contain_text("Not recorded: 11-15")
+    expect(page.get_by_test_id("move-1")).to_have_text("9-14")
+    page.wait_for_timeout(2500)  # a retry period: nothing else is sent
+    game.refresh_from_db()
+    assert _recorded(game) == ["9-14"]
+
+    # The referee dismisses the refused move and sends the held one, now ply 2.
+    page.get_by_test_id("outbox-send").click()
+    expect(page.get_by_test_id("move-2")).to_have_text("22-18")
+    expect(page.get_by_test_id("outbox")).to_be_hidden()
+    game.refresh_from_db()
+    assert _recorded(game) == ["9-14", "22-18"]
+
+    # An illegal move typed offline (no piece on 9 any more) is refused on arrival with the reason.
+    page.context.set_offline(True)
+    field.fill("9-13")
+    field.press("Enter")
+    expect(outbox).to_have_count(1)
+    page.context.set_offline(False)
+    expect(outbox.first).to_have_attribute("data-status", "refused", timeout=15_000)
+    expect(outbox.first.get_by_test_id("outbox-reason")).to_contain_text("illegal_move")
+    expect(page.get_by_test_id("alert")).to_contain_text("Not recorded: 9-13")
+    game.refresh_from_db()
+    assert _recorded(game) == ["9-14", "22-18"]
+    # Kept until dismissed, across a reload too.
+    page.reload()
+    expect(outbox).to_have_count(1)
+    expect(outbox.first).to_have_attribute("data-status", "refused")
