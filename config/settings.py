@@ -184,6 +184,8 @@ REQUEST_HARD_TIME_LIMIT = float(os.environ.get("REQUEST_HARD_TIME_LIMIT", "") or
 
 # Test servers only: routes that play hostile requests (config.views.hold_write_lock). Never in production.
 TEST_ENDPOINTS = env_bool("DJANGO_TEST_ENDPOINTS", False)
+if TEST_ENDPOINTS and env_bool("DJANGO_SECURE", False):
+    raise ImproperlyConfigured("DJANGO_TEST_ENDPOINTS is for test servers only; it cannot be on with DJANGO_SECURE.")
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

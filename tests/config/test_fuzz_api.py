@@ -83,7 +83,7 @@ def with_examples(schema: dict, examples: dict[str, object]) -> dict:
 def varied_states() -> None:
     """Adds games and log rows in the states the demo lacks, so that the answers read in them are checked.
 
-    Through the API as the demo's director (ids follow the demo's: games 5-8): a running per-move
+    Through the API as the demo's director: a running per-move
     clock with a move, a moves-in-time game resigned, a standalone draw, a demo game forfeited by
     a false move and its result corrected on the tournament's record (a log row that supersedes
     another), and a clock paused.
@@ -91,11 +91,14 @@ def varied_states() -> None:
     from django.contrib.auth import get_user_model
     from rest_framework.test import APIClient
 
+    from games.models import Game
+    from tournaments.demo import DEMO_SLUG
     from tournaments.models import Tournament
 
     client = APIClient()
     client.force_authenticate(get_user_model().objects.get(username="director"))
-    slug = Tournament.objects.get().slug
+    slug = Tournament.objects.get(slug=DEMO_SLUG).slug
+    first = Game.objects.filter(round__tournament__slug=slug, status="in_progress").order_by("id").first().id
 
     def post(path: str, body: dict, expected: int = 201) -> dict:
         response = client.post(path, body, format="json")
@@ -118,8 +121,8 @@ def varied_states() -> None:
     paused = post("/api/v1/games/", {"black": players[6], "white": players[7], "clock": per_move})["id"]
     post(f"/api/v1/games/{paused}/rulings/", {"kind": "clock_start"})
     post(f"/api/v1/games/{paused}/rulings/", {"kind": "clock_pause"})
-    post("/api/v1/games/1/rulings/", {"kind": "false_move", "side": "black", "move": "11-16"})
-    post(f"/api/v1/tournaments/{slug}/results/", {"game": 1, "result": "1/2-1/2", "reason": "scoresheet checked"},
+    post(f"/api/v1/games/{first}/rulings/", {"kind": "false_move", "side": "black", "move": "11-16"})
+    post(f"/api/v1/tournaments/{slug}/results/", {"game": first, "result": "1/2-1/2", "reason": "scoresheet checked"},
          expected=200)
 
 
@@ -153,15 +156,15 @@ def role_tokens() -> dict[str, str | None]:
 
 def test_schemathesis_finds_nothing_as_any_role(fuzzed_server, tmp_path):
     from games.models import Game
-    from tournaments.demo import demo_seed
+    from tournaments.demo import DEMO_SLUG, demo_seed
     from tournaments.models import Tournament
 
     base, log_path = fuzzed_server
     demo_seed()
     varied_states()
     tokens = role_tokens()
-    tournament = Tournament.objects.get()
-    game = Game.objects.order_by("id").first()
+    tournament = Tournament.objects.get(slug=DEMO_SLUG)
+    game = Game.objects.filter(round__tournament=tournament).order_by("id").first()
     with urllib.request.urlopen(f"{base}/api/v1/schema/?format=json", timeout=30) as response:
         schema = json.loads(response.read())
     schema_path = tmp_path / "schema.json"
@@ -169,11 +172,12 @@ def test_schemathesis_finds_nothing_as_any_role(fuzzed_server, tmp_path):
         "slug": tournament.slug, "id": game.id, "number": 1, "player": tournament.entries.first().player_id,
     })))
 
-    findings = []
+    findings, tested = [], {}
     for role, token in tokens.items():
         command = [ST, "--no-color", "run", str(schema_path), "--url", base, "--checks", CHECKS, "--seed", str(SEED),
                    "--max-examples", str(EXAMPLES), "--phases", "examples,coverage,fuzzing", "--workers", "1",
-                   "--request-timeout", "30", "--suppress-health-check", "all"]
+                   "--request-timeout", "30", "--suppress-health-check", "all",
+                   "--report", "json", "--report-json-path", str(tmp_path / f"schemathesis-{role}.json")]
         if token:
             command += ["--header", f"Authorization: Token {token}"]
         started = time.monotonic()
@@ -181,9 +185,15 @@ def test_schemathesis_finds_nothing_as_any_role(fuzzed_server, tmp_path):
         (tmp_path / f"schemathesis-{role}.txt").write_text(run.stdout + run.stderr)
         print(f"== {role}: exit {run.returncode} in {time.monotonic() - started:.0f} s\n"
               + "\n".join(run.stdout.splitlines()[-8:]))
+        report = json.loads((tmp_path / f"schemathesis-{role}.json").read_text())
+        operations = report["operations"]
+        tested[role] = (operations["tested"], operations["total"], report["test_cases"]["generated"])
         if run.returncode != 0:
             findings.append(f"== as {role} (whole report: {tmp_path}/schemathesis-{role}.txt) ==\n"
                             + "\n".join(findings_of(run.stdout) or [run.stdout[-5000:] + run.stderr[-2000:]]))
+    # every operation of the schema was reached, as every role
+    assert all(done == total == len([op for ops in schema["paths"].values() for op in ops]) and cases > total
+               for done, total, cases in tested.values()), tested
     assert not findings, "\n".join(findings)
     log = log_path.read_text()
     assert "Traceback" not in log, log[log.index("Traceback") - 2000:][:8000]
