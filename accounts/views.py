@@ -35,6 +35,8 @@ def tokens(request: HttpRequest) -> HttpResponse:
                 days = int(request.POST.get("days") or default_days)
                 if not name:
                     raise ValueError("a token needs a name")
+                if "\x00" in name:
+                    raise ValueError("a name holds no NUL character")
                 _, new_key = token_create(user=request.user, name=name, days=days)
             except ValueError as failure:
                 error = f"No token made: {failure}."

@@ -15,6 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+import core.converters  # noqa: F401 (registers <id:...>, the lookup converter below)
 from accounts.privacy import names_shown_to
 from arbitration.log import log_verify
 from arbitration.pdn_export import game_pdn
@@ -77,6 +78,7 @@ class GameViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
     serializer_class = GameListSerializer
     permission_classes = [ReadOrSignedIn]
     filterset_fields = ["status", "round"]
+    lookup_value_converter = "id"  # core.converters: 1 to 18 digits, else no route (404)
 
     def get_queryset(self):  # noqa: ANN201
         return game_list()

@@ -13,12 +13,12 @@ from arbitration.errors import (
     InvalidGameSetup,
     NotAllowed,
 )
-from arbitration.lifecycle import save_game
+from arbitration.lifecycle import finish, opponent, save_game, win_for
 from arbitration.log import log_append
 from arbitration.models import LogEntry
 from arbitration.state import PendingState
 from arbitration.timecontrol import ClockControl, ClockControlError
-from games.models import INITIAL_FEN, Game, ProgressRule, RuleSet
+from games.models import INITIAL_FEN, Game, ProgressRule, RuleSet, Termination
 from games.rules import (
     FENError,
     Position,
@@ -40,7 +40,10 @@ def game_create(
     be linked to one of the game's players (a referee never judges himself). A bad FEN, the same player twice or an unknown referee is a
     ``validation_error`` naming the field. ``clock`` is the time control
     (``arbitration.timecontrol.ClockControl`` as JSON; None or ``{"control": "none"}``: no clock);
-    the clock starts with the ``clock_start`` ruling.
+    the clock starts with the ``clock_start`` ruling. A start position must be one a board can
+    hold (``Position.setup_problem``: at most twelve pieces a side, no man on its crowning row);
+    if the side to move has no legal move in it, the game ends at once (Law 23), logged as
+    ``game_end`` after ``game_created``.
     """
     if not is_director(acting_user):
         raise NotAllowed("Only a tournament director may create a game.")
@@ -63,9 +66,13 @@ def game_create(
     if start_fen:
         try:
             position = Position.from_fen(start_fen.strip())
-            fen = position.fen()
         except FENError as error:
             fields["start_fen"] = [f"Bad FEN: {error}"]
+        else:
+            problem = position.setup_problem()
+            if problem is not None:
+                fields["start_fen"] = [f"Not a draughts position: {problem}."]
+            fen = position.fen()
     User = get_user_model()
     referee_users = []
     wanted = list(dict.fromkeys(referees or []))
@@ -111,5 +118,13 @@ def game_create(
             "start_fen": fen, "referees": [u.username for u in referee_users], "clock": control.as_dict(),
         },
     )
-    save_game(game, PendingState.initial(game.initial_fen))
+    state = PendingState.initial(game.initial_fen)
+    start = Position.from_fen(fen)
+    if start.is_game_over(game.engine_rules()):
+        loser = start.side_to_move.value
+        state = state.cleared()
+        finish(game, result=win_for(opponent(loser)), termination=Termination.NO_LEGAL_MOVE, actor=None, side=loser,
+               law="23", note=f"{loser.capitalize()}, to move, has no legal move at the start and loses (Law 23).",
+               data={"at_start": True})
+    save_game(game, state)
     return game

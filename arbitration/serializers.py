@@ -7,7 +7,10 @@ the OpenAPI schema and validate the request bodies.
 from rest_framework import serializers
 
 from accounts.privacy import names_hidden, names_shown_to
+from core.limits import MAX_ID, MAX_NAMES, NOTE_MAX_LENGTH, USERNAME_MAX_LENGTH
 from games.models import Game, ProgressRule, RuleSet
+from games.rules.moves import MAX_MOVE_TEXT
+from games.rules.position import MAX_FEN_TEXT
 
 
 class PlayerRefSerializer(serializers.Serializer):
@@ -135,11 +138,14 @@ class GameListSerializer(serializers.ModelSerializer):
 
 
 class GameCreateSerializer(serializers.Serializer):
-    black = serializers.IntegerField()
-    white = serializers.IntegerField()
+    black = serializers.IntegerField(min_value=1, max_value=MAX_ID)
+    white = serializers.IntegerField(min_value=1, max_value=MAX_ID)
     rule_set = serializers.ChoiceField(choices=RuleSet.choices, default=RuleSet.STANDARD)
-    referees = serializers.ListField(child=serializers.CharField(), required=False, default=list)
-    start_fen = serializers.CharField(required=False, allow_blank=True, default="")
+    referees = serializers.ListField(child=serializers.CharField(max_length=USERNAME_MAX_LENGTH), required=False,
+                                     default=list, max_length=MAX_NAMES)
+    start_fen = serializers.CharField(required=False, allow_blank=True, default="", max_length=MAX_FEN_TEXT,
+                                      help_text="A legal position (at most 12 pieces a side, no man on its "
+                                      "crowning row); empty: the initial position.")
     progress_rule = serializers.ChoiceField(choices=ProgressRule.choices, default=ProgressRule.FORTY_MOVE_NOTICE)
     repetition_threshold = serializers.ChoiceField(choices=[3, 4], allow_null=True, required=False, default=4)
     clock = serializers.JSONField(
@@ -151,11 +157,16 @@ class GameCreateSerializer(serializers.Serializer):
     )
 
 
+#: The largest ply a request may name (a ``PositiveIntegerField``; no game comes near it).
+MAX_PLY = 100_000
+
+
 class MoveRequestSerializer(serializers.Serializer):
-    move = serializers.CharField(max_length=80)
-    ply = serializers.IntegerField(required=False, min_value=0, help_text="The ply the move must be (current + 1); "
+    move = serializers.CharField(max_length=MAX_MOVE_TEXT)
+    ply = serializers.IntegerField(required=False, min_value=0, max_value=MAX_PLY,
+                                   help_text="The ply the move must be (current + 1); "
                                    "another (0 included) is refused with ply_conflict.")
-    note = serializers.CharField(required=False, allow_blank=True, default="")
+    note = serializers.CharField(required=False, allow_blank=True, default="", max_length=NOTE_MAX_LENGTH)
 
 
 def _plain_text(value: object, *, max_length: int, blank: bool) -> str | None:
@@ -174,11 +185,11 @@ def move_request_data(data: object) -> dict:
     the serializer, which gives the errors.
     """
     if isinstance(data, dict) and set(data) <= {"move", "ply", "note"}:
-        move = _plain_text(data.get("move"), max_length=80, blank=False)
+        move = _plain_text(data.get("move"), max_length=MAX_MOVE_TEXT, blank=False)
         ply = data.get("ply")
-        note = _plain_text(data.get("note", ""), max_length=10**9, blank=True)
+        note = _plain_text(data.get("note", ""), max_length=NOTE_MAX_LENGTH, blank=True)
         if move is not None and note is not None and (ply is None and "ply" not in data
-                                                      or type(ply) is int and ply >= 0):
+                                                      or type(ply) is int and 0 <= ply <= MAX_PLY):
             validated = {"move": move, "note": note}
             if "ply" in data:
                 validated["ply"] = ply

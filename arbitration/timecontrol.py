@@ -83,7 +83,7 @@ class ClockControl:
         if not isinstance(data, dict):
             raise ClockControlError({"clock": ['An object such as {"control": "per-move"}.']})
         control = data.get("control", PER_MOVE)
-        if control not in CONTROLS:
+        if not isinstance(control, str) or control not in CONTROLS:
             raise ClockControlError({"control": [f"Unknown control {control!r}; one of {', '.join(CONTROLS)}."]})
         allowed = {"control", *cls.FIELDS[control]}
         errors: dict[str, list[str]] = {}
@@ -95,12 +95,13 @@ class ClockControl:
                 continue
             value = data[name]
             integral = name in ("moves", "then_moves")
+            # an int is compared as it is: float() of a JSON integer of 400 digits overflows
             if isinstance(value, bool) or not isinstance(value, int | float) or (
-                integral and not float(value).is_integer()
+                integral and isinstance(value, float) and not value.is_integer()
             ):
                 errors[name] = ["A whole number." if integral else "A number of seconds."]
                 continue
-            if not math.isfinite(value):
+            if isinstance(value, float) and not math.isfinite(value):
                 errors[name] = ["A finite number."]
                 continue
             if name == "increment_seconds" or name == "grace_seconds":

@@ -2,15 +2,16 @@
 
 from django.urls import path
 
+import core.converters  # noqa: F401 (registers <id:...>)
 from arbitration import views
 
 app_name = "games"
 
 urlpatterns = [
     path("", views.game_list, name="list"),
-    path("<int:game_id>", views.game_detail, name="detail"),
-    path("<int:game_id>/console", views.game_console, name="console"),
-    path("<int:game_id>/confirm", views.game_confirm, name="confirm"),
-    path("<int:game_id>/appeal", views.game_appeal, name="appeal"),
-    path("<int:game_id>/scoresheet", views.game_scoresheet, name="scoresheet"),
+    path("<id:game_id>", views.game_detail, name="detail"),
+    path("<id:game_id>/console", views.game_console, name="console"),
+    path("<id:game_id>/confirm", views.game_confirm, name="confirm"),
+    path("<id:game_id>/appeal", views.game_appeal, name="appeal"),
+    path("<id:game_id>/scoresheet", views.game_scoresheet, name="scoresheet"),
 ]

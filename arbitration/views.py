@@ -19,6 +19,7 @@ from accounts.privacy import names_shown_to
 from arbitration.access import can_write, is_administrator, is_game_director, player_side
 from arbitration.confirmations import ending_entry, result_confirm, result_confirmations
 from arbitration.log import head_text
+from arbitration.models import LogEntry
 from arbitration.rulings import ruling_issue
 from arbitration.scoresheets import game_scoresheet_enter
 from arbitration.selectors import game_state, state_without_names
@@ -50,6 +51,7 @@ def _page_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "can_referee": user_may_referee(request.user, game),
         "initial_state": _initial_state(game, request.user),
         "terminations": {value: label for value, label in Termination.choices},
+        "log_kinds": dict(LogEntry.Kind.choices),
         "log_head": head_text(game) if game.is_finished else None,
         **_signature_context(request, game),
     }

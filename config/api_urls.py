@@ -3,6 +3,7 @@
 from django.urls import path
 from rest_framework.routers import DefaultRouter
 
+import core.converters  # noqa: F401 (registers <id:...>)
 from accounts.api import MeView, MyTokenDetailView, MyTokensView
 from arbitration.api import (
     GameConfirmView,
@@ -34,7 +35,11 @@ from tournaments.api import (
     TournamentViewSet,
 )
 
-router = DefaultRouter()
+# path() routes with converters (the viewsets' lookup_value_converter), not regexes: an id that is
+# not 1 to 18 digits matches no route. No format-suffix variants (``/players.json``): no other
+# route of the API has them, and they are not in the schema.
+router = DefaultRouter(use_regex_path=False)
+router.include_format_suffixes = False
 router.register("players", PlayerViewSet, basename="player")
 router.register("tournaments", TournamentViewSet, basename="tournament")
 router.register("games", GameViewSet, basename="game")
@@ -42,29 +47,29 @@ router.register("games", GameViewSet, basename="game")
 urlpatterns = [
     path("me/", MeView.as_view(), name="me"),
     path("me/tokens/", MyTokensView.as_view(), name="me-tokens"),
-    path("me/tokens/<int:pk>/", MyTokenDetailView.as_view(), name="me-token"),
-    path("games/<int:pk>/moves/", GameMovesView.as_view(), name="game-moves"),
-    path("games/<int:pk>/rulings/", GameRulingsView.as_view(), name="game-rulings"),
-    path("games/<int:pk>/referees/", GameRefereesView.as_view(), name="game-referees"),
-    path("games/<int:pk>/confirm/", GameConfirmView.as_view(), name="game-confirm"),
-    path("games/<int:pk>/scoresheet/", GameScoresheetView.as_view(), name="game-scoresheet"),
-    path("games/<int:pk>/log/", GameLogView.as_view(), name="game-log"),
-    path("games/<int:pk>/log/verify", GameLogVerifyView.as_view(), name="game-log-verify"),
-    path("games/<int:pk>/log/verify/", GameLogVerifySlashView.as_view()),
-    path("games/<int:pk>/pdn", GamePDNView.as_view(), name="game-pdn"),
-    path("games/<int:pk>/pdn/", GamePDNSlashView.as_view()),
-    path("tournaments/<slug:slug>/entries/<int:player>/", EntryDetailView.as_view(), name="tournament-entry"),
-    path("tournaments/<slug:slug>/rounds/<int:number>/", RoundDetailView.as_view(), name="tournament-round"),
-    path("tournaments/<slug:slug>/rounds/<int:number>/pairings/", RoundPairingsView.as_view(),
+    path("me/tokens/<id:pk>/", MyTokenDetailView.as_view(), name="me-token"),
+    path("games/<id:pk>/moves/", GameMovesView.as_view(), name="game-moves"),
+    path("games/<id:pk>/rulings/", GameRulingsView.as_view(), name="game-rulings"),
+    path("games/<id:pk>/referees/", GameRefereesView.as_view(), name="game-referees"),
+    path("games/<id:pk>/confirm/", GameConfirmView.as_view(), name="game-confirm"),
+    path("games/<id:pk>/scoresheet/", GameScoresheetView.as_view(), name="game-scoresheet"),
+    path("games/<id:pk>/log/", GameLogView.as_view(), name="game-log"),
+    path("games/<id:pk>/log/verify", GameLogVerifyView.as_view(), name="game-log-verify"),
+    path("games/<id:pk>/log/verify/", GameLogVerifySlashView.as_view()),
+    path("games/<id:pk>/pdn", GamePDNView.as_view(), name="game-pdn"),
+    path("games/<id:pk>/pdn/", GamePDNSlashView.as_view()),
+    path("tournaments/<slug:slug>/entries/<id:player>/", EntryDetailView.as_view(), name="tournament-entry"),
+    path("tournaments/<slug:slug>/rounds/<id:number>/", RoundDetailView.as_view(), name="tournament-round"),
+    path("tournaments/<slug:slug>/rounds/<id:number>/pairings/", RoundPairingsView.as_view(),
          name="tournament-round-pairings"),
-    path("tournaments/<slug:slug>/rounds/<int:number>/forfeits/", RoundForfeitView.as_view(),
+    path("tournaments/<slug:slug>/rounds/<id:number>/forfeits/", RoundForfeitView.as_view(),
          name="tournament-round-forfeits"),
-    path("tournaments/<slug:slug>/rounds/<int:number>/scoresheets/", RoundScoresheetsView.as_view(),
+    path("tournaments/<slug:slug>/rounds/<id:number>/scoresheets/", RoundScoresheetsView.as_view(),
          name="tournament-round-scoresheets"),
-    path("tournaments/<slug:slug>/rounds/<int:number>/publish", RoundPublishView.as_view(),
+    path("tournaments/<slug:slug>/rounds/<id:number>/publish", RoundPublishView.as_view(),
          name="tournament-round-publish"),
-    path("tournaments/<slug:slug>/rounds/<int:number>/publish/", RoundPublishSlashView.as_view()),
-    path("tournaments/<slug:slug>/players/<int:player>/", PlayerRecordView.as_view(), name="tournament-player"),
+    path("tournaments/<slug:slug>/rounds/<id:number>/publish/", RoundPublishSlashView.as_view()),
+    path("tournaments/<slug:slug>/players/<id:player>/", PlayerRecordView.as_view(), name="tournament-player"),
     path("tournaments/<slug:slug>/standings.csv", StandingsCSVView.as_view(), name="tournament-standings-csv"),
     path("tournaments/<slug:slug>/crosstable.csv", CrosstableCSVView.as_view(), name="tournament-crosstable-csv"),
     path("tournaments/<slug:slug>/pdn", TournamentPDNView.as_view(), name="tournament-pdn"),

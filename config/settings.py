@@ -98,6 +98,11 @@ INSTALLED_APPS = [
     "tournaments",
 ]
 
+# The largest request body read (bytes): a larger one is answered 413 payload_too_large
+# (config.middleware.RequestBodyGuard) before anything reads it. 2.5 MB, Django's default, is
+# far above any request of the API (a CSV import of a few thousand players).
+DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
+
 MIDDLEWARE = [
     # First: a request over its time limit is stopped and answered here (config.middleware).
     "config.middleware.RequestTimeLimit",
@@ -293,6 +298,9 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["accounts.roles.ReadOnlyOrDirector"],
     "DEFAULT_PAGINATION_CLASS": "core.api.Pagination",
+    # JSON nested deeper than core.parsers.MAX_JSON_DEPTH is refused 400 malformed_request.
+    "DEFAULT_PARSER_CLASSES": ["core.parsers.BoundedJSONParser", "rest_framework.parsers.FormParser",
+                               "rest_framework.parsers.MultiPartParser"],
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -325,6 +333,8 @@ SPECTACULAR_SETTINGS = {
     "SCHEMA_PATH_PREFIX": r"/api/v1",
     # The error answers every operation can give, with the error body, in one place (config/schema.py).
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "config.schema.error_responses"],
+    # <id:...> (core.converters): 1 to 18 digits, shown as the integers they are.
+    "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "minimum": 0, "maximum": 10**18 - 1}},
 }
 
 # Celery: Redis in production; the file-system transport (no server) by default.

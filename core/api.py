@@ -10,9 +10,12 @@ import logging
 import math
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig
 from django.db import OperationalError
 from django.http import Http404, HttpRequest, JsonResponse
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, status
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
@@ -51,9 +54,32 @@ class ConflictError(AppError):
     default_message = "The request conflicts with the current state."
 
 
+#: How many characters of one text an error body carries: a value quoted back from the request
+#: (a 100,000-character "move", a path) is cut to this, with its length said.
+ECHO_LIMIT = 1000
+
+
+def shortened(text: str, limit: int = ECHO_LIMIT) -> str:
+    """Returns the text, or its first ``limit`` characters and how long it was."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text)} characters)"
+
+
+def _bounded(value: Any) -> Any:
+    """Returns an error body's value with every text in it shortened (``ECHO_LIMIT``)."""
+    if isinstance(value, str):
+        return shortened(value)
+    if isinstance(value, dict):
+        return {_bounded(key) if isinstance(key, str) else key: _bounded(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_bounded(item) for item in value]
+    return value
+
+
 def error_body(code: str, message: str, details: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Builds the project's JSON error body."""
-    return {"error": {"code": code, "message": message, "details": details or {}}}
+    """Builds the project's JSON error body; texts longer than ``ECHO_LIMIT`` are shortened."""
+    return {"error": {"code": code, "message": shortened(message), "details": _bounded(details or {})}}
 
 
 _DRF_CODES: dict[type[exceptions.APIException], tuple[str, str | None]] = {
@@ -85,11 +111,23 @@ def _message_of(detail: Any) -> str:
     return str(detail)
 
 
+PAYLOAD_TOO_LARGE = "The request body is larger than the server accepts."
+
+
+def payload_too_large_details() -> dict[str, Any]:
+    """Returns the details of a 413: the largest body accepted, in bytes."""
+    return {"limit": settings.DATA_UPLOAD_MAX_MEMORY_SIZE}
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """Turns any exception raised in an API view into the project's error shape."""
     if isinstance(exc, AppError):
         set_rollback()
         return Response(error_body(exc.code, exc.message, exc.details), status=exc.status_code)
+    if isinstance(exc, RequestDataTooBig):
+        set_rollback()
+        return Response(error_body("payload_too_large", PAYLOAD_TOO_LARGE, payload_too_large_details()),
+                        status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
@@ -136,12 +174,15 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     return Response(body, status=exc.status_code, headers=headers)
 
 
+@csrf_exempt
 def json_not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
-    """Answers an unknown URL under /api/ with a 404 in the error shape."""
-    return JsonResponse(
-        error_body("not_found", f"There is no API endpoint at {request.path}.", {"path": request.path}),
-        status=404,
-    )
+    """Answers an unknown URL under /api/ with a 404 in the error shape, whatever the method.
+
+    Exempt from the CSRF check: nothing is written, and a write to a URL that matches no
+    route must get this 404, not Django's HTML "CSRF verification failed" page.
+    """
+    path = shortened(request.path)
+    return JsonResponse(error_body("not_found", f"There is no API endpoint at {path}.", {"path": path}), status=404)
 
 
 class Pagination(PageNumberPagination):

@@ -5,6 +5,18 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+#: The range of a rating, as the registry and the CSV import accept it (Glicko-2's scale: a new
+#: player starts at 1500; no player is anywhere near either end).
+RATING_MIN = 0
+RATING_MAX = 4000
+
+
+def player_name_key(name: str, club: str) -> tuple[str, str]:
+    """Returns the key under which two players without a federation id are the same person:
+    name and club, case and spacing ignored (the CSV import and ``POST /players/`` both refuse a
+    second player with the key of a registered one)."""
+    return (" ".join(name.lower().split()), " ".join(club.lower().split()))
+
 
 class Player(models.Model):
     """A person who plays; may be linked to a user account to see their own games."""

@@ -12,6 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+import core.converters  # noqa: F401 (registers <id:...>, the lookup converter below)
 from arbitration.api import ReadOrSignedIn
 from arbitration.serializers import ErrorBodySerializer, LogVerifySerializer
 from players.models import Player
@@ -74,6 +75,7 @@ class PlayerViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     queryset = Player.objects.order_by("name", "id")
     serializer_class = PlayerSerializer
     filterset_fields = ["club", "federation"]
+    lookup_value_converter = "id"  # core.converters: 1 to 18 digits, else no route (404)
 
     def perform_create(self, serializer: PlayerSerializer) -> None:
         serializer.instance = services.player_create(acting_user=self.request.user, **serializer.validated_data)
@@ -138,6 +140,7 @@ class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     queryset = Tournament.objects.prefetch_related("directors", "referees", "arbiters").order_by("-start_date", "name")
     serializer_class = TournamentSerializer
     lookup_field = "slug"
+    lookup_value_converter = "slug"
     filterset_fields = ["status", "format"]
 
     @extend_schema(summary="Create a tournament (director; the creator directs it)",

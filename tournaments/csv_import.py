@@ -14,7 +14,7 @@ from typing import Any
 
 from django.db import transaction
 
-from players.models import Player
+from players.models import RATING_MAX, RATING_MIN, Player, player_name_key
 
 COLUMNS = ("name", "club", "federation", "federation_id", "rating")
 
@@ -44,10 +44,6 @@ class CSVFormatError(ValueError):
     """The file cannot be read as a players CSV (no header, no name column)."""
 
 
-def _key_name(name: str, club: str) -> tuple[str, str]:
-    return (" ".join(name.lower().split()), " ".join(club.lower().split()))
-
-
 def players_import(text: str, *, dry_run: bool = False) -> ImportReport:
     """Imports players from CSV text; returns what was created and which lines were refused, and why.
 
@@ -62,7 +58,7 @@ def players_import(text: str, *, dry_run: bool = False) -> ImportReport:
         raise CSVFormatError(f"The first line must be a header naming the columns ({', '.join(COLUMNS)}).")
     reader.fieldnames = header
     known_ids = set(Player.objects.exclude(federation_id="").values_list("federation", "federation_id"))
-    known_names = {_key_name(n, c) for n, c in Player.objects.values_list("name", "club")}
+    known_names = {player_name_key(n, c) for n, c in Player.objects.values_list("name", "club")}
     seen_ids: dict[tuple[str, str], int] = {}
     seen_names: dict[tuple[str, str], int] = {}
     report = ImportReport(dry_run=dry_run)
@@ -82,6 +78,11 @@ def players_import(text: str, *, dry_run: bool = False) -> ImportReport:
         if not values["name"]:
             refuse("the name is missing")
             continue
+        too_long = [name for name in COLUMNS[:4] if len(values[name]) > Player._meta.get_field(name).max_length]
+        if too_long:
+            refuse(", ".join(f"the {name} is longer than {Player._meta.get_field(name).max_length} characters"
+                             for name in too_long))
+            continue
         rating = None
         if values["rating"]:
             try:
@@ -89,11 +90,11 @@ def players_import(text: str, *, dry_run: bool = False) -> ImportReport:
             except ValueError:
                 refuse(f"the rating {values['rating']!r} is not a whole number")
                 continue
-            if not 0 <= rating <= 4000:
-                refuse(f"the rating {rating} is out of range (0 to 4000)")
+            if not RATING_MIN <= rating <= RATING_MAX:
+                refuse(f"the rating {rating} is out of range ({RATING_MIN} to {RATING_MAX})")
                 continue
         fed_key = (values["federation"], values["federation_id"])
-        name_key = _key_name(values["name"], values["club"])
+        name_key = player_name_key(values["name"], values["club"])
         if values["federation_id"]:
             if fed_key in known_ids:
                 refuse(f"{values['federation']} {values['federation_id']} is already registered")

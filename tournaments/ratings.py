@@ -30,6 +30,26 @@ class Glicko:
     vol: float = 0.06
 
 
+#: The ranges a rating, its deviation and its volatility are brought into before they are used:
+#: the registry accepts ratings of 0 to 4000 only (``players.models.RATING_MIN``/``RATING_MAX``),
+#: but a row written before that bound (2**63 - 1 and -2**63 were accepted once) made the
+#: expected score exactly 1 and the update divide by zero. Inside these ranges every step of
+#: Glicko-2 is finite.
+RATING_RANGE = (0.0, 4000.0)
+RD_RANGE = (1.0, 500.0)
+VOL_RANGE = (0.0001, 1.0)
+
+
+def _within(value: float, bounds: tuple[float, float]) -> float:
+    low, high = bounds
+    return min(max(float(value), low), high)
+
+
+def glicko_bounded(g: Glicko) -> Glicko:
+    """Returns the rating with each of its parts brought into its range (``RATING_RANGE``, ...)."""
+    return Glicko(_within(g.rating, RATING_RANGE), _within(g.rd, RD_RANGE), _within(g.vol, VOL_RANGE))
+
+
 def glicko2_update(
     ratings: Mapping[int, Glicko], games: Iterable[GameScore], *, tau: float = 0.5
 ) -> dict[int, Glicko]:
@@ -38,10 +58,12 @@ def glicko2_update(
     Each game counts as one result against the opponent's pre-tournament rating and RD
     (Glickman, "Example of the Glicko-2 system"). A player in ``ratings`` with no game gets
     only the RD increase of an idle period. Players missing from ``ratings`` start at the
-    defaults (1500, 350, 0.06). Computed with the ``glicko2`` package (MIT).
+    defaults (1500, 350, 0.06). Each input is first brought into its range (``glicko_bounded``),
+    so that no stored value, however wrong, makes the update fail. Computed with the ``glicko2``
+    package (MIT).
     """
     results: dict[int, list[tuple[float, float, float]]] = defaultdict(list)
-    before = dict(ratings)
+    before = {player: glicko_bounded(rating) for player, rating in ratings.items()}
     for g in games:
         if g.black_score not in (0, 0.5, 1):
             raise ValueError("a game score is 1, 0.5 or 0")

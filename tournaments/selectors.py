@@ -286,6 +286,9 @@ def tournament_games(tournament: Tournament) -> QuerySet[Game]:
 def standings_csv(tournament: Tournament) -> str:
     """Returns the standings as CSV: rank, player, club, points, the tiebreaks, game points, wins.
 
+    Each tiebreak's column is ``tiebreak_<name>`` (so ``tiebreak_wins`` and ``wins`` are two
+    columns, and no name is repeated).
+
     Names and clubs are text (neutralised if they begin like a formula, ``core.csvsafe``); the
     figures are the code's own numbers, written unchanged (a negative tiebreak stays ``-1``).
     """
@@ -293,7 +296,8 @@ def standings_csv(tournament: Tournament) -> str:
     names = list(tournament.tiebreaks or [])
     out = io.StringIO()
     writer = csv_writer(out)
-    writer.writerow(["rank", "player_id", "player", "club", "points", *names, "game_points", "wins", "played"])
+    writer.writerow(["rank", "player_id", "player", "club", "points", *[f"tiebreak_{n}" for n in names],
+                     "game_points", "wins", "played"])
     for r in rows:
         writer.writerow([r.rank, r.player.pk, r.player.name, r.player.club, Computed(_fmt(r.points)),
                          *[Computed(_fmt(r.tiebreaks.get(n, 0.0))) for n in names],
@@ -438,6 +442,13 @@ def player_past_games(player: Player, limit: int = 50) -> list[GameCard]:
     games = (_cards_query().filter(Q(black=player) | Q(white=player), status=Game.Status.FINISHED)
              .order_by("-finished_at", "-id")[:limit])
     return [game_card(g, player) for g in games]
+
+
+def unsigned_by(player: Player, cards: list[GameCard]) -> set[int]:
+    """Returns the ids of the player's finished games (among ``cards``) whose result he has not confirmed yet."""
+    colour_of = {card.game.pk: card.colour for card in cards}
+    return {game.pk for game, sides in unconfirmed_results([card.game for card in cards])
+            if colour_of.get(game.pk, "").lower() in sides}
 
 
 def referee_boards(user: Any, now: Any) -> list[GameCard]:

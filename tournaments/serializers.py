@@ -9,8 +9,15 @@ from rest_framework import serializers
 
 from accounts.privacy import data_hidden, name_hidden, names_hidden, names_shown_to
 from accounts.roles import is_director
+from core.limits import (
+    MAX_ID,
+    MAX_NAMES,
+    MAX_SMALL_COLUMN,
+    NOTE_MAX_LENGTH,
+    USERNAME_MAX_LENGTH,
+)
 from games.models import Game, ProgressRule, RuleSet
-from players.models import Player, PlayerLog
+from players.models import RATING_MAX, RATING_MIN, Player, PlayerLog
 from tournaments.log import tournament_head_text
 from tournaments.models import Round, Tournament, TournamentLog
 from tournaments.scoring import TIEBREAKS
@@ -23,8 +30,17 @@ def _names_hidden_in(context: dict[str, Any]) -> bool:
     return request is not None and not names_shown_to(request.user)
 
 
+class UsernameField(serializers.SlugRelatedField):
+    """A user named by username; a text no username can be (too long, a NUL byte) is refused before the query."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, str) and (len(data) > USERNAME_MAX_LENGTH or "\x00" in data):
+            self.fail("does_not_exist", slug_name=self.slug_field, value=data[:USERNAME_MAX_LENGTH])
+        return super().to_internal_value(data)
+
+
 class PlayerSerializer(serializers.ModelSerializer):
-    user = serializers.SlugRelatedField(
+    user = UsernameField(
         slug_field="username", queryset=get_user_model().objects.all(), required=False, allow_null=True,
         help_text="The player's user account (username), so that he sees his own games; null: none.",
     )
@@ -33,6 +49,7 @@ class PlayerSerializer(serializers.ModelSerializer):
     class Meta:
         model = Player
         fields = ["id", "name", "club", "federation", "federation_id", "rating", "rating_deviation", "user"]
+        extra_kwargs = {"rating": {"min_value": RATING_MIN, "max_value": RATING_MAX}}
 
     def to_representation(self, instance: Player) -> dict[str, Any]:
         """Shows the linked account's username to directors only."""
@@ -78,7 +95,8 @@ def rating_history_data(row: Any) -> dict[str, Any]:
 
 
 class PlayersImportSerializer(serializers.Serializer):
-    csv = serializers.CharField(trim_whitespace=False, help_text="CSV text with a header line.")
+    csv = serializers.CharField(trim_whitespace=False, help_text="CSV text with a header line (the body is at most "
+                                "DATA_UPLOAD_MAX_MEMORY_SIZE, 2.5 MB).")
     dry_run = serializers.BooleanField(required=False, default=False)
 
 
@@ -146,24 +164,48 @@ class TournamentSerializer(serializers.ModelSerializer):
         return data
 
 
+#: The longest appeal window: a year, in minutes.
+MAX_APPEAL_WINDOW_MINUTES = 525_600
+#: The most match points a result may be worth.
+MAX_MATCH_POINTS = 100
+#: The most rounds a Swiss may have, and games a match.
+MAX_ROUNDS = 100
+MAX_GAMES_PER_MATCH = 100
+
+
 class ScoringInputSerializer(serializers.Serializer):
-    win = serializers.IntegerField(min_value=0, default=2)
-    draw = serializers.IntegerField(min_value=0, default=1)
-    loss = serializers.IntegerField(min_value=0, default=0)
+    win = serializers.IntegerField(min_value=0, max_value=MAX_MATCH_POINTS, default=2)
+    draw = serializers.IntegerField(min_value=0, max_value=MAX_MATCH_POINTS, default=1)
+    loss = serializers.IntegerField(min_value=0, max_value=MAX_MATCH_POINTS, default=0)
+
+
+def _usernames(**options: Any) -> serializers.ListField:
+    return serializers.ListField(child=serializers.CharField(max_length=USERNAME_MAX_LENGTH), max_length=MAX_NAMES,
+                                 **options)
+
+
+def _tiebreaks(**options: Any) -> serializers.ListField:
+    return serializers.ListField(child=serializers.ChoiceField(choices=list(TIEBREAKS)), max_length=len(TIEBREAKS),
+                                 help_text="Ordered tiebreak names, each at most once.", **options)
+
+
+def _note(**options: Any) -> serializers.CharField:
+    return serializers.CharField(max_length=NOTE_MAX_LENGTH, **options)
 
 
 class TournamentCreateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=200)
     slug = serializers.SlugField(max_length=80, required=False, allow_blank=True, default="")
     format = serializers.ChoiceField(choices=Tournament.Format.choices, default=Tournament.Format.ROUND_ROBIN)
-    rounds = serializers.IntegerField(min_value=1, required=False, allow_null=True, default=None,
+    rounds = serializers.IntegerField(min_value=1, max_value=MAX_ROUNDS, required=False, allow_null=True, default=None,
                                       help_text="The number of rounds of a Swiss.")
-    games_per_match = serializers.IntegerField(min_value=2, default=2, help_text="Even: 2, 4, ...")
+    games_per_match = serializers.IntegerField(min_value=2, max_value=MAX_GAMES_PER_MATCH, default=2,
+                                               help_text="Even: 2, 4, ...")
     opening = serializers.ChoiceField(choices=Tournament.Opening.choices, default=Tournament.Opening.THREE_MOVE_BALLOT)
     rule_set = serializers.ChoiceField(choices=RuleSet.choices, default=RuleSet.STANDARD)
     progress_rule = serializers.ChoiceField(choices=ProgressRule.choices, default=ProgressRule.FORTY_MOVE_NOTICE)
-    referees = serializers.ListField(child=serializers.CharField(), required=False, default=list)
-    venue = serializers.CharField(required=False, allow_blank=True, default="")
+    referees = _usernames(required=False, default=list)
+    venue = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
     start_date = serializers.DateField(required=False, allow_null=True, default=None)
     end_date = serializers.DateField(required=False, allow_null=True, default=None)
     clock = serializers.JSONField(
@@ -172,15 +214,15 @@ class TournamentCreateSerializer(serializers.Serializer):
                   '"moves-in-time", "moves": 30, "seconds": 3600}, or null / {"control": "none"} for none.',
     )
     clock_control = serializers.JSONField(required=False, allow_null=True, help_text="The same as clock (older name).")
-    tiebreaks = serializers.ListField(child=serializers.ChoiceField(choices=list(TIEBREAKS)), required=False,
-                                      allow_null=True, default=None)
+    tiebreaks = _tiebreaks(required=False, allow_null=True, default=None)
     rated = serializers.BooleanField(required=False, default=False)
     scoring = ScoringInputSerializer(required=False)
-    knockout_extra_blocks = serializers.IntegerField(min_value=0, required=False, allow_null=True, default=None)
-    arbiters = serializers.ListField(child=serializers.CharField(), required=False, default=list,
-                                     help_text="Who decides appeals on its games (Law 28), by username.")
+    knockout_extra_blocks = serializers.IntegerField(min_value=0, max_value=MAX_GAMES_PER_MATCH, required=False,
+                                                     allow_null=True, default=None)
+    arbiters = _usernames(required=False, default=list,
+                          help_text="Who decides appeals on its games (Law 28), by username.")
     appeal_window_minutes = serializers.IntegerField(
-        min_value=1, required=False, allow_null=True, default=None,
+        min_value=1, max_value=MAX_APPEAL_WINDOW_MINUTES, required=False, allow_null=True, default=None,
         help_text="Appeals are filed within this many minutes of a game's end; null: until the next round is "
                   "published.")
 
@@ -209,16 +251,16 @@ def _clock_given(data: dict[str, Any]) -> Any:
 
 class TournamentUpdateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=200, required=False)
-    venue = serializers.CharField(required=False, allow_blank=True)
+    venue = serializers.CharField(max_length=200, required=False, allow_blank=True)
     start_date = serializers.DateField(required=False, allow_null=True)
     end_date = serializers.DateField(required=False, allow_null=True)
     clock = serializers.JSONField(required=False, allow_null=True, help_text="As on creation; null: no clock.")
     clock_control = serializers.JSONField(required=False, allow_null=True, help_text="The same as clock.")
-    tiebreaks = serializers.ListField(child=serializers.ChoiceField(choices=list(TIEBREAKS)), required=False,
-                                      allow_null=True)
+    tiebreaks = _tiebreaks(required=False, allow_null=True)
     rated = serializers.BooleanField(required=False)
-    appeal_window_minutes = serializers.IntegerField(min_value=1, required=False, allow_null=True)
-    reason = serializers.CharField(required=False, allow_blank=True, default="")
+    appeal_window_minutes = serializers.IntegerField(min_value=1, max_value=MAX_APPEAL_WINDOW_MINUTES, required=False,
+                                                     allow_null=True)
+    reason = _note(required=False, allow_blank=True, default="")
 
     def service_kwargs(self) -> dict[str, Any]:
         data = dict(self.validated_data)
@@ -228,11 +270,11 @@ class TournamentUpdateSerializer(serializers.Serializer):
 
 
 class EntryCreateSerializer(serializers.Serializer):
-    player = serializers.IntegerField()
+    player = serializers.IntegerField(min_value=1, max_value=MAX_ID)
 
 
 class EntryWithdrawSerializer(serializers.Serializer):
-    reason = serializers.CharField(required=False, allow_blank=True, default="")
+    reason = _note(required=False, allow_blank=True, default="")
 
 
 class EntrySerializer(serializers.Serializer):
@@ -251,30 +293,36 @@ def entry_data(entry: Any) -> dict[str, Any]:
 
 class StatusSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=[s for s in Tournament.Status.choices if s[0] != "draft"])
-    reason = serializers.CharField(required=False, allow_blank=True, default="")
+    reason = _note(required=False, allow_blank=True, default="")
 
 
 class RefereesSerializer(serializers.Serializer):
-    referees = serializers.ListField(child=serializers.CharField())
+    referees = _usernames()
 
 
 class ArbitersSerializer(serializers.Serializer):
-    arbiters = serializers.ListField(child=serializers.CharField(),
-                                     help_text="The arbiter or appeals committee (Law 28), by username.")
+    arbiters = _usernames(help_text="The arbiter or appeals committee (Law 28), by username.")
+
+
+#: The most pairings a round may list (a board each).
+MAX_PAIRINGS = 1000
 
 
 class PairingsEditSerializer(serializers.Serializer):
     pairings = serializers.ListField(
-        child=serializers.ListField(child=serializers.IntegerField(allow_null=True), min_length=1, max_length=2),
+        child=serializers.ListField(child=serializers.IntegerField(allow_null=True, min_value=1, max_value=MAX_ID),
+                                    min_length=1, max_length=2),
+        max_length=MAX_PAIRINGS,
         help_text="[[player_one, player_two], [player, null] for a bye, ...]",
     )
-    reason = serializers.CharField()
+    reason = _note()
 
 
 class ForfeitSerializer(serializers.Serializer):
-    board = serializers.IntegerField(min_value=1)
-    winner = serializers.IntegerField(allow_null=True, help_text="The player awarded the match; null: both absent.")
-    reason = serializers.CharField()
+    board = serializers.IntegerField(min_value=1, max_value=MAX_SMALL_COLUMN)
+    winner = serializers.IntegerField(allow_null=True, min_value=1, max_value=MAX_ID,
+                                      help_text="The player awarded the match; null: both absent.")
+    reason = _note()
 
 
 class RoundPairSerializer(serializers.Serializer):
@@ -301,9 +349,9 @@ class RoundScoresheetsSerializer(serializers.Serializer):
 
 
 class ResultSerializer(serializers.Serializer):
-    game = serializers.IntegerField()
+    game = serializers.IntegerField(min_value=1, max_value=MAX_ID)
     result = serializers.ChoiceField(choices=Game.Result.choices)
-    reason = serializers.CharField()
+    reason = _note()
 
 
 # --- read shapes (documented for the schema; the views build plain dicts) ----------------------

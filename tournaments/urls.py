@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+import core.converters  # noqa: F401 (registers <id:...>)
 from tournaments import views
 
 app_name = "tournaments"
@@ -12,12 +13,12 @@ urlpatterns = [
     path("me/boards/", views.my_boards, name="boards"),
     path("players/", views.player_list, name="players"),
     path("manage/", views.dashboard, name="dashboard"),
-    path("players/<int:player_id>/", views.player_detail, name="player"),
+    path("players/<id:player_id>/", views.player_detail, name="player"),
     path("<slug:slug>/", views.tournament_detail, name="detail"),
     path("<slug:slug>/live/", views.live_boards, name="live"),
-    path("<slug:slug>/players/<int:player_id>/", views.tournament_player, name="record"),
-    path("<slug:slug>/rounds/<int:number>/pairings/", views.print_pairings, name="print-pairings"),
-    path("<slug:slug>/rounds/<int:number>/scoresheets/", views.print_scoresheets, name="print-scoresheets"),
+    path("<slug:slug>/players/<id:player_id>/", views.tournament_player, name="record"),
+    path("<slug:slug>/rounds/<id:number>/pairings/", views.print_pairings, name="print-pairings"),
+    path("<slug:slug>/rounds/<id:number>/scoresheets/", views.print_scoresheets, name="print-scoresheets"),
     path("<slug:slug>/print/standings/", views.print_standings, name="print-standings"),
     path("<slug:slug>/manage/", views.manage, name="manage"),
     path("<slug:slug>/presence", views.presence_mark, name="presence"),
@@ -30,10 +31,10 @@ urlpatterns = [
     path("<slug:slug>/manage/players", views.manage_player_add, name="manage-player-add"),
     path("<slug:slug>/manage/withdraw", views.manage_withdraw, name="manage-withdraw"),
     path("<slug:slug>/manage/rounds", views.manage_pair, name="manage-pair"),
-    path("<slug:slug>/manage/rounds/<int:number>/pairings", views.manage_edit, name="manage-edit"),
-    path("<slug:slug>/manage/rounds/<int:number>/forfeit", views.manage_forfeit, name="manage-forfeit"),
-    path("<slug:slug>/manage/rounds/<int:number>/publish", views.manage_publish, name="manage-publish"),
-    path("<slug:slug>/manage/rounds/<int:number>/scoresheets", views.manage_scoresheets, name="manage-scoresheets"),
-    path("<slug:slug>/manage/rounds/<int:number>/discard", views.manage_discard, name="manage-discard"),
+    path("<slug:slug>/manage/rounds/<id:number>/pairings", views.manage_edit, name="manage-edit"),
+    path("<slug:slug>/manage/rounds/<id:number>/forfeit", views.manage_forfeit, name="manage-forfeit"),
+    path("<slug:slug>/manage/rounds/<id:number>/publish", views.manage_publish, name="manage-publish"),
+    path("<slug:slug>/manage/rounds/<id:number>/scoresheets", views.manage_scoresheets, name="manage-scoresheets"),
+    path("<slug:slug>/manage/rounds/<id:number>/discard", views.manage_discard, name="manage-discard"),
     path("<slug:slug>/manage/results", views.manage_result, name="manage-result"),
 ]

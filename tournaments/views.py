@@ -6,6 +6,7 @@ comes back as a message on the page it was made from.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -23,13 +24,15 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts.roles import is_director
 from arbitration.services import game_referees_set
-from core.api import AppError
+from core.api import AppError, shortened
+from core.limits import MAX_ID, STATEMENT_MAX_LENGTH
 from games.models import Game, ProgressRule, RuleSet
-from players.models import Player
+from players.models import RATING_MAX, RATING_MIN, Player
 from tournaments import selectors, services
 from tournaments.log import tournament_head_text
 from tournaments.models import Entry, Round, Tournament
 from tournaments.scoring import TIEBREAKS
+from tournaments.serializers import MAX_GAMES_PER_MATCH, MAX_PAIRINGS, MAX_ROUNDS
 from tournaments.svg import position_svg, rating_chart_svg
 
 # --- forms --------------------------------------------------------------------------------------
@@ -92,16 +95,18 @@ class TournamentForm(ClockForm):
     name = forms.CharField(max_length=200)
     slug = forms.SlugField(max_length=80, required=False, help_text="Empty: made from the name.")
     format = forms.ChoiceField(choices=Tournament.Format.choices)
-    rounds = forms.IntegerField(min_value=1, required=False, help_text="Swiss only.")
-    games_per_match = forms.IntegerField(min_value=2, initial=2, help_text="Even: 2, 4, ...")
+    rounds = forms.IntegerField(min_value=1, max_value=MAX_ROUNDS, required=False, help_text="Swiss only.")
+    games_per_match = forms.IntegerField(min_value=2, max_value=MAX_GAMES_PER_MATCH, initial=2,
+                                         help_text="Even: 2, 4, ...")
     opening = forms.ChoiceField(choices=Tournament.Opening.choices)
     rule_set = forms.ChoiceField(choices=RuleSet.choices)
     progress_rule = forms.ChoiceField(choices=ProgressRule.choices)
-    venue = forms.CharField(required=False)
+    venue = forms.CharField(max_length=200, required=False)
     start_date = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
     end_date = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
     rated = forms.BooleanField(required=False)
-    referees = forms.CharField(required=False, help_text="Usernames, separated by commas.")
+    referees = forms.CharField(required=False, max_length=STATEMENT_MAX_LENGTH,
+                               help_text="Usernames, separated by commas.")
     tiebreaks = forms.MultipleChoiceField(choices=[(t, t.replace("_", " ")) for t in TIEBREAKS], required=False,
                                           widget=forms.CheckboxSelectMultiple,
                                           help_text="In the order listed; none ticked: the format's default.")
@@ -112,7 +117,7 @@ class PlayerForm(forms.Form):
     club = forms.CharField(max_length=120, required=False)
     federation = forms.CharField(max_length=60, required=False)
     federation_id = forms.CharField(max_length=40, required=False)
-    rating = forms.IntegerField(required=False)
+    rating = forms.IntegerField(required=False, min_value=RATING_MIN, max_value=RATING_MAX)
 
 
 def _usernames(text: str) -> list[str]:
@@ -123,12 +128,17 @@ def _tournament(slug: str) -> Tournament:
     return get_object_or_404(Tournament, slug=slug)
 
 
-def _int(value: Any, field: str, what: str) -> int:
-    """Returns a posted number, or refuses (a message, not a server error) naming what was expected."""
+def _int(value: Any, field: str, what: str, maximum: int = MAX_ID) -> int:
+    """Returns a posted number from 0 to ``maximum``, or refuses (a message, not a server error) naming what was
+    expected."""
     try:
-        return int(str(value).strip())
+        number = int(str(value).strip())
     except (TypeError, ValueError) as error:
-        raise services.InvalidInput.field(field, f"{what} must be a number, not {value!r}.") from error
+        raise services.InvalidInput.field(field, f"{what} must be a number, not {shortened(repr(value), 40)}.") \
+            from error
+    if not 0 <= number <= maximum:
+        raise services.InvalidInput.field(field, f"{what} must be a number from 0 to {maximum}.")
+    return number
 
 
 def _int_or_none(value: Any, field: str, what: str) -> int | None:
@@ -217,10 +227,11 @@ def my_games(request: HttpRequest) -> HttpResponse:
     context: dict[str, Any] = {"player": player, "account_links": selectors.account_links(request.user)}
     if player is not None:
         pending = selectors.player_next_games(player, timezone.now())
+        results = selectors.player_past_games(player)
         history = list(selectors.player_rating_history(player))
         context.update({"next_game": pending[0] if pending else None, "pending": pending[1:],
                         "next_position": mark_safe(position_svg(pending[0].game.fen)) if pending else "",  # noqa: S308
-                        "results": selectors.player_past_games(player), "history": history,
+                        "results": results, "unsigned": selectors.unsigned_by(player, results), "history": history,
                         "rating_chart": mark_safe(_rating_chart(history)),  # noqa: S308 - escaped by tournaments.svg
                         "tournaments": selectors.player_tournaments(player)})
     return render(request, "tournaments/me.html", context)
@@ -387,11 +398,32 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
     })
 
 
+#: The anchors the management page's forms return to.
+_ANCHOR = re.compile(r"#[-a-z0-9_]{1,40}\Z")
+
+
+def _posted_problem(request: HttpRequest) -> str | None:
+    """Returns why a posted form cannot be read at all (a NUL byte, which no text column holds; a field
+    longer than any the page has), or None."""
+    for name, values in request.POST.lists():
+        for value in values:
+            if "\x00" in value:
+                return f"The field {shortened(name, 40)} holds a NUL character."
+            if len(value) > STATEMENT_MAX_LENGTH:
+                return f"The field {shortened(name, 40)} is longer than {STATEMENT_MAX_LENGTH} characters."
+    return None
+
+
 def _act(request: HttpRequest, slug: str, action: Callable[[Tournament], str | None]) -> HttpResponse:
     tournament = _tournament(slug)
     if not services.is_director_of(tournament, request.user):
         raise PermissionDenied("Only a director of this tournament may manage it.")
+    anchor = request.POST.get("anchor", "")
+    anchor = anchor if _ANCHOR.match(anchor) else ""
+    problem = _posted_problem(request)
     try:
+        if problem is not None:
+            raise services.InvalidInput(problem)
         message = action(tournament)
     except AppError as error:
         fields = error.details.get("fields") if isinstance(error.details, dict) else None
@@ -400,7 +432,7 @@ def _act(request: HttpRequest, slug: str, action: Callable[[Tournament], str | N
     else:
         if message:
             messages.success(request, message)
-    return redirect(reverse("tournaments:manage", kwargs={"slug": slug}) + request.POST.get("anchor", ""))
+    return redirect(reverse("tournaments:manage", kwargs={"slug": slug}) + anchor)
 
 
 @login_required
@@ -549,7 +581,7 @@ def manage_pair(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def manage_edit(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     def act(t: Tournament) -> str:
-        boards = _int(request.POST.get("boards", "0"), "boards", "The number of boards")
+        boards = _int(request.POST.get("boards", "0"), "boards", "The number of boards", MAX_PAIRINGS)
         pairings = []
         for board in range(1, boards + 1):
             one = _int_or_none(request.POST.get(f"one_{board}"), "pairings", f"Board {board}'s first player")

@@ -51,18 +51,36 @@ class Move:
         return self.pdn()
 
 
-_MOVE_TEXT = re.compile(r"\s*(\d{1,2})((?:\s*[-xX:]\s*\d{1,2})+)\s*[!?*+#]*\s*\Z")
-_STEP = re.compile(r"\s*([-xX:])\s*(\d{1,2})")
+#: The longest move text read, before any pattern runs: a king's jump over all twelve pieces,
+#: written in full (``1x10x19x...``), is under 40 characters.
+MAX_MOVE_TEXT = 80
+
+# Every quantifier is possessive (``*+``, ``++``, ``{1,2}+``): a match never gives back what it
+# took, so the time is linear in the text whatever it holds (the old pattern, with ``\s*`` on
+# both sides of an optional group, was quadratic on "1-2" + spaces + "a"). The text is
+# stripped first, so the pattern needs no leading or trailing space.
+_MOVE_TEXT = re.compile(r"(\d{1,2}+)((?:\s*+[-xX:]\s*+\d{1,2}+)++)\s*+[!?*+#]*+\Z")
+_STEP = re.compile(r"\s*+([-xX:])\s*+(\d{1,2}+)")
+
+
+def _quoted(text: str) -> str:
+    return repr(text) if len(text) <= MAX_MOVE_TEXT else repr(text[:MAX_MOVE_TEXT]) + f"... ({len(text)} characters)"
 
 
 def parse_move_text(text: str) -> tuple[tuple[int, ...], bool]:
     """Reads move text into its squares and whether it is written as a capture.
 
     Accepts ``-``, ``x`` (either case) and ``:`` as separators and trailing annotation marks
-    (``!``, ``?``, ``*``). Raises ``MoveSyntaxError`` for anything else or a square outside
-    1-32. The result says nothing about legality.
+    (``!``, ``?``, ``*``). Raises ``MoveSyntaxError`` for anything else, a square outside 1-32
+    or a text longer than ``MAX_MOVE_TEXT`` (refused before the pattern runs). The result says
+    nothing about legality.
     """
-    match = _MOVE_TEXT.match(text) if isinstance(text, str) else None
+    if not isinstance(text, str):
+        raise MoveSyntaxError(f"a move is text, not {type(text).__name__}; write a move as 11-15")
+    if len(text) > MAX_MOVE_TEXT:
+        raise MoveSyntaxError(f"{_quoted(text)} is not a move: a move is at most {MAX_MOVE_TEXT} characters")
+    stripped = text.strip()
+    match = _MOVE_TEXT.match(stripped)
     if match is None:
         raise MoveSyntaxError(f"{text!r} is not a move; write a move as 11-15, a jump as 22x15 or 15x24x31")
     squares = [int(match.group(1))]
@@ -73,5 +91,5 @@ def parse_move_text(text: str) -> tuple[tuple[int, ...], bool]:
             written_capture = True
     for square in squares:
         if not 1 <= square <= 32:
-            raise MoveSyntaxError(f"{text.strip()!r}: there is no square {square} (squares are 1-32)")
+            raise MoveSyntaxError(f"{stripped!r}: there is no square {square} (squares are 1-32)")
     return tuple(squares), written_capture

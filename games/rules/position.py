@@ -134,14 +134,29 @@ def _piece_jump_setup(
 # --------------------------------------------------------------------------------------------
 
 _FEN_TOKEN = re.compile(r"(K?)(\d{1,2})(?:-(\d{1,2}))?\Z", re.IGNORECASE)
-_FEN_COUNTER_FIELD = re.compile(r"[HF]\d*\Z", re.IGNORECASE)
+_FEN_COUNTER_FIELD = re.compile(r"[HF]\d{0,9}\Z", re.IGNORECASE)
+_WHITESPACE = re.compile(r"\s+")
+
+#: The longest FEN text read. A FEN of 24 kings on two-digit squares, with move counters, is
+#: about 110 characters; anything over this is refused before any other work.
+MAX_FEN_TEXT = 200
+
+#: The most pieces a side has in English draughts (Law 1).
+MAX_PIECES_PER_SIDE = 12
+
+
+def _quoted(text: str, limit: int = MAX_FEN_TEXT) -> str:
+    """Returns the text as a message quotes it: repr, cut to ``limit`` characters."""
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + f"... ({len(text)} characters)"
 
 
 def _parse_fen(text: str) -> tuple[int, int, int, bool]:
     """Reads a FEN string into (black, white, kings, black_to_move); raises ``FENError``."""
     if not isinstance(text, str):
         raise FENError(f"a FEN must be a string, not {type(text).__name__}")
-    cleaned = re.sub(r"\s+", "", text).strip('"')
+    if len(text) > MAX_FEN_TEXT:
+        raise FENError(f"FEN {_quoted(text)} is too long: at most {MAX_FEN_TEXT} characters")
+    cleaned = _WHITESPACE.sub("", text).strip('"')
     if cleaned.endswith("."):
         cleaned = cleaned[:-1]
     if not cleaned:
@@ -149,9 +164,9 @@ def _parse_fen(text: str) -> tuple[int, int, int, bool]:
     fields = cleaned.split(":")
     side = fields[0].upper()
     if side not in ("B", "W"):
-        raise FENError(f"FEN {text!r} must start with the side to move, B or W, followed by ':'")
+        raise FENError(f"FEN {_quoted(text)} must start with the side to move, B or W, followed by ':'")
     if len(fields) < 2:
-        raise FENError(f"FEN {text!r} has no piece lists; expected e.g. B:W21,22:B1,2")
+        raise FENError(f"FEN {_quoted(text)} has no piece lists; expected e.g. B:W21,22:B1,2")
     masks = {"B": [0, 0], "W": [0, 0]}  # [pieces, kings]
     seen_colors: set[str] = set()
     for field in fields[1:]:
@@ -161,24 +176,24 @@ def _parse_fen(text: str) -> tuple[int, int, int, bool]:
             continue  # move counters some programs append (H0, F1): ignored
         color = field[0].upper()
         if color not in ("B", "W"):
-            raise FENError(f"FEN {text!r}: piece list {field!r} must start with W or B")
+            raise FENError(f"FEN {_quoted(text)}: piece list {_quoted(field)} must start with W or B")
         if color in seen_colors:
-            raise FENError(f"FEN {text!r} has two {color} piece lists")
+            raise FENError(f"FEN {_quoted(text)} has two {color} piece lists")
         seen_colors.add(color)
         for token in field[1:].split(","):
             if not token:
                 continue
             match = _FEN_TOKEN.match(token)
             if match is None:
-                raise FENError(f"FEN {text!r}: {token!r} is not a square, a king (K23) or a range (1-12)")
+                raise FENError(f"FEN {_quoted(text)}: {_quoted(token)} is not a square, a king (K23) or a range (1-12)")
             first = int(match.group(2))
             last = int(match.group(3)) if match.group(3) else first
             if not (1 <= first <= 32 and 1 <= last <= 32) or last < first:
-                raise FENError(f"FEN {text!r}: {token!r} names a square outside 1-32")
+                raise FENError(f"FEN {_quoted(text)}: {_quoted(token)} names a square outside 1-32")
             for square in range(first, last + 1):
                 bit = SQUARE_MASK[square]
                 if (masks["B"][0] | masks["W"][0]) & bit:
-                    raise FENError(f"FEN {text!r} puts two pieces on square {square}")
+                    raise FENError(f"FEN {_quoted(text)} puts two pieces on square {square}")
                 masks[color][0] |= bit
                 if match.group(1):
                     masks[color][1] |= bit
@@ -188,7 +203,7 @@ def _parse_fen(text: str) -> tuple[int, int, int, bool]:
     crowned_white = white & ~kings & WHITE_KING_ROW
     if crowned_black or crowned_white:
         square = squares_of(crowned_black | crowned_white)[0]
-        raise FENError(f"FEN {text!r}: a man on square {square} stands on its crowning row; write K{square}")
+        raise FENError(f"FEN {_quoted(text)}: a man on square {square} stands on its crowning row; write K{square}")
     return black, white, kings, side == "B"
 
 
@@ -436,6 +451,18 @@ class Position:
         if rules.__class__ is not RuleSet:
             rules = parse_ruleset(rules)
         return list(self._generate(rules))
+
+    def setup_problem(self) -> str | None:
+        """Returns why the position cannot stand on an English-draughts board, or None.
+
+        A side has at most twelve pieces (Law 1: twelve men each, and none is ever added); a
+        man never stands on its crowning row (the FEN reader already refuses that). The engine
+        itself plays any position; a game is only set up from one that passes.
+        """
+        for name, pieces in (("Black", self._black), ("White", self._white)):
+            if pieces.bit_count() > MAX_PIECES_PER_SIDE:
+                return f"{name} has {pieces.bit_count()} pieces; a side has at most {MAX_PIECES_PER_SIDE}"
+        return None
 
     def is_game_over(self, rules: RuleSet | str = _STANDARD) -> bool:
         """Tells whether the side to move has no legal move, and so has lost (Law 23).

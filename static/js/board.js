@@ -100,6 +100,8 @@ DraughtsBoard.prototype.screenCell = function (square) {
   return { row: 7 - row, column: 7 - column }; // Black at the bottom
 };
 
+var boardCount = 0; // a page may show several boards: each summary has its own id
+
 DraughtsBoard.prototype.build = function () {
   var self = this;
   this.container.classList.add("draughts-board-wrap");
@@ -178,6 +180,15 @@ DraughtsBoard.prototype.build = function () {
   caption.setAttribute("data-testid", "board-orientation");
   this.caption = caption;
   this.container.appendChild(caption);
+  // The whole position in one sentence for a screen reader (the squares say one piece each).
+  var summary = document.createElement("p");
+  summary.className = "visually-hidden";
+  boardCount += 1;
+  summary.id = "board-position-" + boardCount;
+  summary.setAttribute("data-testid", "board-position");
+  grid.setAttribute("aria-describedby", summary.id);
+  this.summary = summary;
+  this.container.appendChild(summary);
   this.render();
 };
 
@@ -252,6 +263,29 @@ DraughtsBoard.prototype.flip = function () {
   this.build();
 };
 
+/* Returns the position in words: "Black men on 1, 2, 3; Black kings on 27. White men on 21, 22. " */
+function positionWords(pieces) {
+  return ["black", "white"].map(function (color) {
+    var men = [];
+    var kings = [];
+    for (var s = 1; s <= 32; s += 1) {
+      var piece = pieces[s];
+      if (piece && piece.color === color) {
+        (piece.king ? kings : men).push(s);
+      }
+    }
+    var name = color.charAt(0).toUpperCase() + color.slice(1);
+    var parts = [];
+    if (men.length) {
+      parts.push(name + " men on " + men.join(", "));
+    }
+    if (kings.length) {
+      parts.push(name + " kings on " + kings.join(", "));
+    }
+    return parts.length ? parts.join("; ") + "." : "No " + color + " pieces.";
+  }).join(" ");
+}
+
 function pieceLabel(piece) {
   return piece.color + " " + (piece.king ? "king" : "man");
 }
@@ -283,6 +317,9 @@ DraughtsBoard.prototype.render = function () {
   }
   if (this.interactive && this.tabSquare !== null) {
     this.setTabSquare(this.tabSquare);
+  }
+  if (this.summary) {
+    this.summary.textContent = positionWords(this.position.pieces);
   }
   if (this.caption) {
     this.caption.textContent = this.flipped

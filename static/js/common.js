@@ -245,3 +245,32 @@ LiveFeed.prototype.pollDelay = function (normal) {
   this.failures += 1;
   return delay;
 };
+
+/*
+ * Says a new move or ruling to a screen reader: a line in the page's live region (#announcer,
+ * role="log", visually hidden), the newest last; the region keeps its last few lines only.
+ */
+export function announce(text) {
+  var region = document.getElementById("announcer");
+  if (!region || !text) {
+    return;
+  }
+  var line = document.createElement("p");
+  line.textContent = text;
+  region.appendChild(line);
+  while (region.childNodes.length > 5) {
+    region.removeChild(region.firstChild);
+  }
+}
+
+/* Returns a move in words for the live region: "Move 3, Black: 11-15." */
+export function moveWords(move) {
+  var side = move.side ? cap(move.side) : "";
+  return "Move " + Math.floor((move.ply + 1) / 2) + ", " + side + ": " + move.move + ".";
+}
+
+/* Returns a log entry other than a move in words for the live region, from its kind's label. */
+export function entryWords(entry, kinds) {
+  var label = (kinds && kinds[entry.kind]) || (entry.kind || "").replace(/_/g, " ");
+  return label + (entry.side ? ", " + cap(entry.side) : "") + (entry.law && label.indexOf("Law") < 0 ? " (Law " + entry.law + ")" : "") + ".";
+}

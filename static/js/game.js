@@ -8,7 +8,7 @@
  */
 import { DraughtsBoard } from "./board.js";
 import { DraughtsClocks } from "./clocks.js";
-import { LiveFeed, Poller, followState, gameUrl, getJson, readJson, resultWords } from "./common.js";
+import { LiveFeed, Poller, announce, entryWords, followState, gameUrl, getJson, moveWords, readJson, resultWords } from "./common.js";
 
 function followGame(root) {
   var gameId = root.getAttribute("data-game-id");
@@ -19,6 +19,7 @@ function followGame(root) {
   var index = 0; // plies shown: 0 is the start position
 
   var terminations = readJson("terminations") || {};
+  var logKinds = readJson("log-kinds") || {};
   var lastPly = null;
   var lastStatus = null;
   var POLL_MS = 3000; // without a running clock
@@ -39,7 +40,13 @@ function followGame(root) {
       clocks.update(state, answer);
     }
     var following = index === moves.length;
+    var shown = moves.length;
     moves = state.moves || [];
+    if (lastPly !== null) {
+      moves.slice(shown).slice(-3).forEach(function (move) {
+        announce(moveWords(move)); // a screen reader hears each new move (the last three after a gap)
+      });
+    }
     startFen = state.start_fen || startFen;
     if (following || index > moves.length) {
       index = moves.length;
@@ -116,6 +123,9 @@ function followGame(root) {
     }
     var next = event.seq === lastSeq + 1;
     lastSeq = event.seq;
+    if (event.kind !== "move" && event.kind !== "game_created") {
+      announce(entryWords(event, logKinds)); // a ruling, a clock event, the end
+    }
     if (next && event.kind === "move" && event.move && event.ply === moves.length + 1) {
       var state = event.state || {};
       setState(Object.assign({}, (clocks && clocks.state) || {}, {

@@ -6,13 +6,14 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils.text import slugify
 
 from accounts.roles import Role, is_director, user_roles
 from arbitration.services import game_referee_remove
 from arbitration.timecontrol import ClockControl, ClockControlError
 from games.models import Game, ProgressRule, RuleSet
-from players.models import Player, PlayerLog
+from players.models import Player, PlayerLog, player_name_key
 from tournaments.models import Entry, Round, Tournament, TournamentLog
 from tournaments.scoring import TIEBREAKS
 from tournaments.services.access import authorise_director, log_write, tournament_lock
@@ -75,13 +76,25 @@ def _validate_settings(fields: dict[str, Any]) -> dict[str, list[str]]:
     rounds = fields.get("round_count")
     if fmt == Tournament.Format.SWISS and (not isinstance(rounds, int) or rounds < 1):
         errors["rounds"] = ["A Swiss needs its number of rounds (1 or more)."]
-    unknown = [t for t in fields.get("tiebreaks") or [] if t not in KNOWN_TIEBREAKS]
-    if unknown:
-        errors["tiebreaks"] = [f"Unknown tiebreaks {', '.join(unknown)}; known: {', '.join(KNOWN_TIEBREAKS)}."]
+    tiebreak_errors = tiebreaks_problems(fields.get("tiebreaks") or [])
+    if tiebreak_errors:
+        errors["tiebreaks"] = tiebreak_errors
     win, draw, loss = (fields.get(k) for k in ("match_points_win", "match_points_draw", "match_points_loss"))
     if not (isinstance(win, int) and isinstance(draw, int) and isinstance(loss, int) and win >= draw >= loss >= 0):
         errors["scoring"] = ["Match points: win >= draw >= loss >= 0."]
     return errors
+
+
+def tiebreaks_problems(tiebreaks: list[str]) -> list[str]:
+    """Returns what is wrong with an ordered list of tiebreak names: unknown names, a name given twice."""
+    problems = []
+    unknown = [t for t in tiebreaks if t not in KNOWN_TIEBREAKS]
+    if unknown:
+        problems.append(f"Unknown tiebreaks {', '.join(unknown)}; known: {', '.join(KNOWN_TIEBREAKS)}.")
+    repeated = sorted({t for t in tiebreaks if tiebreaks.count(t) > 1})
+    if repeated:
+        problems.append(f"Each tiebreak is given once: {', '.join(repeated)} given more than once.")
+    return problems
 
 
 def clock_control_clean(value: Any) -> tuple[dict[str, Any], dict[str, list[str]]]:
@@ -208,9 +221,9 @@ def tournament_update(*, acting_user: Any, tournament: Tournament, reason: str =
         if changes["tiebreaks"] is None:
             changes["tiebreaks"] = list(SWISS_TIEBREAKS if tournament.format == Tournament.Format.SWISS
                                         else DEFAULT_TIEBREAKS)
-        unknown_tb = [t for t in changes["tiebreaks"] if t not in KNOWN_TIEBREAKS]
-        if unknown_tb:
-            errors["tiebreaks"] = [f"Unknown tiebreaks {', '.join(unknown_tb)}; known: {', '.join(KNOWN_TIEBREAKS)}."]
+        tiebreak_errors = tiebreaks_problems(changes["tiebreaks"])
+        if tiebreak_errors:
+            errors["tiebreaks"] = tiebreak_errors
     start = changes.get("start_date", tournament.start_date)
     end = changes.get("end_date", tournament.end_date)
     if start and end and end < start:
@@ -455,7 +468,12 @@ def entry_withdraw(*, acting_user: Any, tournament: Tournament, player: Player |
 @transaction.atomic
 def player_create(*, acting_user: Any, name: str, club: str = "", federation: str = "", federation_id: str = "",
                   rating: int | None = None, user: Any = None) -> Player:
-    """Registers a player (a director's job); a federation id is unique within its federation."""
+    """Registers a player (a director's job); a federation id is unique within its federation.
+
+    As the CSV import does, a player without a federation id whose name and club (case and
+    spacing ignored, ``player_name_key``) are a registered player's is refused: the same
+    request sent twice registers one player.
+    """
     if not is_director(acting_user):
         raise NotDirector("Only a tournament director may register a player.")
     name = (name or "").strip()
@@ -463,6 +481,14 @@ def player_create(*, acting_user: Any, name: str, club: str = "", federation: st
         raise InvalidInput.field("name", "A player needs a name.")
     if federation_id and Player.objects.filter(federation=federation, federation_id=federation_id).exists():
         raise InvalidInput.field("federation_id", f"{federation} {federation_id} is already registered.")
+    if not federation_id.strip():
+        key = player_name_key(name, club)
+        candidates = Player.objects.filter(Q(name__iexact=name) | Q(name__iexact=" ".join(name.split())))
+        same = next((pk for pk, n, c in candidates.values_list("pk", "name", "club") if player_name_key(n, c) == key),
+                    None)
+        if same is not None:
+            raise InvalidInput.field("name", f"{name} ({club.strip() or 'no club'}) is already registered (player "
+                                     f"{same}); a namesake needs a federation id or his own club.")
     _check_user_free(user, None)
     player = Player.objects.create(name=name, club=club.strip(), federation=federation.strip(),
                                    federation_id=federation_id.strip(), rating=rating, user=user)

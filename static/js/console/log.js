@@ -2,10 +2,12 @@
  * The arbitration log: read again whenever the state says it grew (log_length), shown newest
  * first, and its hash chain verified on request.
  */
-import { errorOf, request } from "../common.js";
+import { announce, entryWords, errorOf, moveWords, readJson, request } from "../common.js";
 import { $, api, el } from "./page.js";
 
 var lastLogLength = null;
+var lastHeard = null; // the last entry said in the live region (none on the first reading: no news yet)
+var logKinds = null;
 
 /* Reads the log again when the state's log_length changed (or the state does not say). */
 export function followLog(state) {
@@ -22,7 +24,29 @@ function loadLog() {
     }
     var entries = Array.isArray(answer.data) ? answer.data : (answer.data && (answer.data.results || answer.data.entries)) || [];
     renderLog(entries);
+    announceNew(entries);
   });
+}
+
+/* Says the entries newer than the last one said (a move, a ruling, a clock event) in the live region. */
+function announceNew(entries) {
+  var newest = entries.reduce(function (top, entry) {
+    return Math.max(top, entry.seq);
+  }, 0);
+  if (lastHeard === null) {
+    lastHeard = newest;
+    return;
+  }
+  logKinds = logKinds || readJson("log-kinds") || {};
+  entries.filter(function (entry) {
+    return entry.seq > lastHeard;
+  }).sort(function (a, b) {
+    return a.seq - b.seq;
+  }).slice(-5).forEach(function (entry) {
+    var move = entry.kind === "move" && entry.data ? entry.data.move : null;
+    announce(move ? moveWords({ ply: entry.ply, side: entry.side, move: move }) : entryWords(entry, logKinds));
+  });
+  lastHeard = Math.max(lastHeard, newest);
 }
 
 function summarise(value) {
