@@ -12,7 +12,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.core.exceptions import RequestDataTooBig
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.db import OperationalError
 from django.http import Http404, HttpRequest, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
@@ -114,6 +114,9 @@ def _message_of(detail: Any) -> str:
 PAYLOAD_TOO_LARGE = "The request body is larger than the server accepts."
 
 
+TOO_MANY_FIELDS = "The request body has more fields (or files) than the server accepts."
+
+
 def payload_too_large_details() -> dict[str, Any]:
     """Returns the details of a 413: the largest body accepted, in bytes."""
     return {"limit": settings.DATA_UPLOAD_MAX_MEMORY_SIZE}
@@ -128,6 +131,11 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         set_rollback()
         return Response(error_body("payload_too_large", PAYLOAD_TOO_LARGE, payload_too_large_details()),
                         status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
+    if isinstance(exc, (TooManyFieldsSent, TooManyFilesSent)):  # a form body of more than 1,000 fields
+        set_rollback()
+        return Response(error_body("malformed_request", TOO_MANY_FIELDS,
+                                   {"limit": settings.DATA_UPLOAD_MAX_NUMBER_FIELDS}),
+                        status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):

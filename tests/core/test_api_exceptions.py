@@ -1,4 +1,4 @@
-"""SQLite's "database is locked" (a write that waited its whole busy timeout) is a 503 with Retry-After, not a 500."""
+"""Exceptions the API answers in the error shape, not with a 500 or a logged traceback: SQLite busy, form bombs."""
 
 import pytest
 from django.db import OperationalError
@@ -28,3 +28,23 @@ def test_a_page_that_found_the_database_locked_is_answered_503_in_plain_text():
     assert response.status_code == 503 and response["Retry-After"] == "1"
     assert response["Content-Type"].startswith("text/plain")
     assert guard.process_exception(RequestFactory().get("/"), ValueError("x")) is None
+
+
+def test_a_form_body_of_too_many_fields_is_a_400_in_the_error_shape_not_a_logged_traceback(caplog):
+    from django.core.exceptions import TooManyFieldsSent
+
+    response = exception_handler(TooManyFieldsSent("too many"), {})
+    assert response.status_code == 400
+    assert response.data["error"]["code"] == "malformed_request"
+    assert response.data["error"]["details"] == {"limit": 1000}
+    assert not [record for record in caplog.records if record.exc_info]
+
+
+@pytest.mark.django_db
+def test_a_form_bomb_sent_to_the_api_is_answered_400_and_logged_without_a_traceback(client_as, director, caplog):
+    body = "&".join(f"f{i}=1" for i in range(1001))
+    response = client_as(director).generic("POST", "/api/v1/players/", body,
+                                           content_type="application/x-www-form-urlencoded")
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "malformed_request"
+    assert not [record for record in caplog.records if record.exc_info]
