@@ -17,11 +17,12 @@ TEST_ENV := DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_UR
 	DJANGO_SECRET_KEY=tests-only-not-a-secret DJANGO_LOG_KEY=tests-only-log-key DJANGO_ALLOW_ASYNC_UNSAFE=true
 PYTEST_ARGS ?=
 
-.PHONY: help run test test-postgres test-sqlite bench lint services packages clean
+.PHONY: help run test test-postgres test-sqlite fuzz bench lint services packages clean
 
 help:
 	@echo "make run    start web + worker at http://$(HOST):$(PORT)/ (SQLite, file-system broker)"
 	@echo "make test   run the whole test suite (PostgreSQL, Redis, a real Celery worker, Chromium)"
+	@echo "make fuzz   run schemathesis against the real server, longer than make test (FUZZ_SEED, FUZZ_EXAMPLES)"
 	@echo "make bench  run the benchmarks in benchmarks/"
 	@echo "make lint   run ruff and the architecture contracts (import-linter)"
 
@@ -71,6 +72,14 @@ test-sqlite:
 	DJANGO_VAR_DIR=$$scratch DJANGO_SECRET_KEY=tests-only-not-a-secret DJANGO_LOG_KEY=tests-only-log-key \
 	DJANGO_ALLOW_ASYNC_UNSAFE=true \
 	DATABASE_URL= CELERY_BROKER_URL= $(PY) -m pytest -m smoke $(PYTEST_ARGS)
+
+# schemathesis against the real web server as every role (tests/config/test_fuzz_api.py), with
+# another seed and more examples than the suite's run: FUZZ_SEED=7 FUZZ_EXAMPLES=200 make fuzz
+FUZZ_SEED ?= 4242
+FUZZ_EXAMPLES ?= 100
+fuzz: $(VENV)/.dev-installed services
+	$(TEST_ENV) DJANGO_TEST_DATABASE_NAME=test_draughts_fuzz_$$$$ FUZZ_SEED=$(FUZZ_SEED) FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) \
+	$(PY) -m pytest tests/config/test_fuzz_api.py -s $(PYTEST_ARGS)
 
 bench: $(VENV)/.dev-installed services
 	@set -e; for script in benchmarks/*.py; do \

@@ -13,6 +13,9 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_application = get_asgi_application()
 
 from config.live import live_app  # noqa: E402 - after Django is set up
+from config.middleware import serve_in_threads  # noqa: E402
+
+serve_in_threads()  # the request time limits (config.middleware.RequestTimeLimit)
 
 
 async def application(scope, receive, send):  # noqa: ANN001, ANN201

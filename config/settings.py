@@ -104,9 +104,12 @@ INSTALLED_APPS = [
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 
 MIDDLEWARE = [
+    # First: a request over its time limit is stopped and answered here (config.middleware).
+    "config.middleware.RequestTimeLimit",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "config.middleware.RequestBodyGuard",
+    "config.middleware.DatabaseBusy",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -169,13 +172,26 @@ else:
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": VAR_DIR / "db.sqlite3",
             "OPTIONS": {
-                # Writers take the lock at BEGIN, so concurrent writes queue instead of failing.
+                # Writers take the lock at BEGIN, so concurrent writes queue instead of failing;
+                # one waits up to SQLITE_BUSY_TIMEOUT seconds (longer than the time limit of the
+                # request that holds it, REQUEST_TIME_LIMIT), then gets 503 database_busy.
                 "transaction_mode": "IMMEDIATE",
-                "timeout": 20,
+                "timeout": float(os.environ.get("SQLITE_BUSY_TIMEOUT", "20")),
                 "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
             },
         }
     }
+
+# Time limits of a request in a uWSGI worker (config.middleware.RequestTimeLimit): past
+# REQUEST_TIME_LIMIT seconds it is stopped (503 timeout, its transaction rolled back); past
+# REQUEST_HARD_TIME_LIMIT the uWSGI master kills the worker, however it is stuck. 0 turns one off.
+REQUEST_TIME_LIMIT = float(os.environ.get("REQUEST_TIME_LIMIT", "10"))
+REQUEST_HARD_TIME_LIMIT = float(os.environ.get("REQUEST_HARD_TIME_LIMIT", "") or (REQUEST_TIME_LIMIT + 5 if REQUEST_TIME_LIMIT else 0))
+
+# Test servers only: routes that play hostile requests (config.views.hold_write_lock). Never in production.
+TEST_ENDPOINTS = env_bool("DJANGO_TEST_ENDPOINTS", False)
+if TEST_ENDPOINTS and env_bool("DJANGO_SECURE", False):
+    raise ImproperlyConfigured("DJANGO_TEST_ENDPOINTS is for test servers only; it cannot be on with DJANGO_SECURE.")
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -316,6 +332,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "SCHEMA_PATH_PREFIX": r"/api/v1",
+    # The error answers every operation can give, with the error body, in one place (config/schema.py).
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "config.schema.error_responses"],
     # <id:...> (core.converters): 1 to 18 digits, shown as the integers they are.
     "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "minimum": 0, "maximum": 10**18 - 1}},
 }

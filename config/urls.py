@@ -1,6 +1,7 @@
 """URL configuration: pages, the versioned API under /api/v1/, health, admin."""
 
 from csp.decorators import csp_update
+from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
@@ -34,6 +35,11 @@ urlpatterns = [
     path("api/v1/", include((api_v1, "v1"), namespace="v1")),
     re_path(r"^api(?:/.*)?$", json_not_found),
 ]
+
+# Test servers only (DJANGO_TEST_ENDPOINTS=1, never in production): a request that holds the
+# database's write lock, for the tests of the request time limits (tests/config/test_request_time_limit.py).
+if settings.TEST_ENDPOINTS:
+    urlpatterns.insert(0, path("api/test-only/hold-write-lock", views.hold_write_lock))
 
 handler400 = "config.views.bad_request"
 handler403 = "config.views.permission_denied"

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import signal
+import threading
+import time
+
 from django.conf import settings
+from django.db import connection, transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_GET, require_POST
 
 from accounts.authentication import TokenAuthentication
 from accounts.roles import is_director
@@ -94,3 +100,32 @@ def bad_request(request: HttpRequest, exception: Exception | None = None) -> Htt
 def live_context(request: HttpRequest) -> dict[str, object]:
     """Tells every page whether the deployment serves the live streams (``LIVE_PATH``)."""
     return {"live_path": settings.LIVE_PATH}
+
+
+@csrf_exempt
+@require_POST
+def hold_write_lock(request: HttpRequest) -> JsonResponse:
+    """Holds the database's write lock for ``?seconds=`` (test servers only: ``DJANGO_TEST_ENDPOINTS``).
+
+    Plays a hostile request in the tests of the request time limits: it opens a write
+    transaction (on SQLite ``BEGIN IMMEDIATE`` takes the one write lock) and works in it, in
+    short steps that the soft limit can stop. With ``?stuck=1`` it sleeps in one call with
+    SIGALRM blocked instead, like code stuck where Python cannot stop it, so that only the hard
+    limit ends it.
+    """
+    if not settings.TEST_ENDPOINTS:  # the route exists only then; this is a second lock
+        return JsonResponse(error_body("not_found", "Not found."), status=404)
+    seconds = min(float(request.GET.get("seconds", "30")), 120.0)
+    stuck = request.GET.get("stuck") == "1"
+    if stuck and threading.current_thread() is threading.main_thread():
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("UPDATE core_worker_heartbeat SET beat_at = beat_at WHERE 1 = 0")
+        if stuck:
+            time.sleep(seconds)
+        else:
+            until = time.monotonic() + seconds
+            while time.monotonic() < until:
+                time.sleep(0.01)
+    return JsonResponse({"held": seconds})

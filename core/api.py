@@ -12,7 +12,8 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.core.exceptions import RequestDataTooBig
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
+from django.db import OperationalError
 from django.http import Http404, HttpRequest, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, status
@@ -94,6 +95,14 @@ _DRF_CODES: dict[type[exceptions.APIException], tuple[str, str | None]] = {
 }
 
 
+DATABASE_BUSY = "The database is busy with other writes; nothing was written. Try again shortly."
+
+
+def is_database_busy(exc: BaseException) -> bool:
+    """Tells whether an exception is SQLite's "database is locked": its busy timeout ran out."""
+    return isinstance(exc, OperationalError) and "database is locked" in str(exc)
+
+
 def _message_of(detail: Any) -> str:
     if isinstance(detail, (list, tuple)) and detail:
         return _message_of(detail[0])
@@ -103,6 +112,9 @@ def _message_of(detail: Any) -> str:
 
 
 PAYLOAD_TOO_LARGE = "The request body is larger than the server accepts."
+
+
+TOO_MANY_FIELDS = "The request body has more fields (or files) than the server accepts."
 
 
 def payload_too_large_details() -> dict[str, Any]:
@@ -119,10 +131,19 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         set_rollback()
         return Response(error_body("payload_too_large", PAYLOAD_TOO_LARGE, payload_too_large_details()),
                         status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
+    if isinstance(exc, (TooManyFieldsSent, TooManyFilesSent)):  # a form body of more than 1,000 fields
+        set_rollback()
+        return Response(error_body("malformed_request", TOO_MANY_FIELDS,
+                                   {"limit": settings.DATA_UPLOAD_MAX_NUMBER_FIELDS}),
+                        status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied()
+    if is_database_busy(exc):  # SQLite (make run): the write lock stayed taken past the busy timeout
+        logger.warning("the database stayed locked past its busy timeout: answered 503")
+        set_rollback()
+        return Response(error_body("database_busy", DATABASE_BUSY), status=503, headers={"Retry-After": "1"})
     if not isinstance(exc, exceptions.APIException):
         return None  # a bug: Django's 500 handler answers it in the same shape
 

@@ -493,7 +493,7 @@ class TournamentLogSerializer(serializers.ModelSerializer):
     actor = serializers.SlugRelatedField(slug_field="username", read_only=True,
                                          help_text="The username (null: the system); to anonymous callers, official, "
                                          "and the names in data (referees) by role words.")
-    supersedes = serializers.PrimaryKeyRelatedField(read_only=True)
+    supersedes = serializers.PrimaryKeyRelatedField(read_only=True, allow_null=True)
 
     class Meta:
         model = TournamentLog

@@ -167,3 +167,12 @@ def test_every_page_carries_the_csp_and_the_api_docs_their_own(client):
     assert "script-src 'self';" in docs["Content-Security-Policy"] + ";"
     assert "style-src 'self' 'unsafe-inline'" in docs["Content-Security-Policy"]
     assert client.get("/api/v1/docs/?script").status_code == 200
+
+
+def test_the_test_only_routes_are_off_by_default_and_refused_in_production(tmp_path):
+    code = "from django.conf import settings; from django.test import Client\n" \
+           "print(settings.TEST_ENDPOINTS, Client().post('/api/test-only/hold-write-lock?seconds=0').status_code)"
+    env = {"DJANGO_VAR_DIR": str(tmp_path), "DJANGO_SECRET_KEY": "k"}
+    assert run_django(code, env).stdout.split() == ["False", "404"]
+    refused = run_django("print('started')", {**env, "DJANGO_TEST_ENDPOINTS": "1", "DJANGO_SECURE": "1"})
+    assert refused.returncode != 0 and "DJANGO_TEST_ENDPOINTS is for test servers only" in refused.stderr
