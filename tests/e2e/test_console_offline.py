@@ -133,7 +133,9 @@ def test_a_referee_on_a_phone_plays_on_through_a_network_cut_and_nothing_is_lost
     expect(page.get_by_test_id("move-2")).to_have_text("22-18")
     expect(page.get_by_test_id("move-3")).to_have_text("15x22")
     expect(page.get_by_test_id("outbox")).to_be_hidden()
-    assert 409 in answers  # the retry of 22-18, found already recorded
+    # The lost 22-18 is not recorded twice: its retry is answered 409 ply_conflict and found
+    # recorded, or the console saw it in a state it read first and sent no retry at all.
+    assert set(answers) <= {201, 409} and answers.count(201) == 2, answers
 
     game.refresh_from_db()
     assert game.ply == 4

@@ -87,6 +87,7 @@ def test_a_director_prints_a_round_pairing_sheet_and_scoresheets(page, demo_logi
     expect(sheet.get_by_test_id("move-line").nth(0).locator("td")).to_have_text(["1", black_1, white_1])
     expect(sheet.get_by_test_id("move-line").nth(1).locator("td")).to_have_text(["2", black_2, ""])
 
+    page.wait_for_load_state("load")
     page.emulate_media(media="print")
     expect(page.locator(".screen-bar")).to_be_hidden()
     for paper in ("A4", "Letter"):
@@ -105,6 +106,7 @@ def test_standings_and_crosstable_print_within_a4_and_letter(page, demo_logins):
     page.goto("/tournaments/demo-autumn-swiss/")
     page.get_by_test_id("print-standings-link").click()
     expect(page.get_by_test_id("print-standings").locator("tbody tr")).to_have_count(8)
+    page.wait_for_load_state("load")  # the stylesheets too: a layout measured before them is not the print's
     page.emulate_media(media="print")
     for paper, width_px in (("A4", 210), ("Letter", 216)):
         # the printable width at 96 dpi, less the 12 mm margins each side
