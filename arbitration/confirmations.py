@@ -19,10 +19,30 @@ from arbitration.lifecycle import save_game
 from arbitration.log import log_append
 from arbitration.models import LogEntry
 from arbitration.persistence import game_lock
+from arbitration.rulings.corrections import live_ending
 from games.models import Game
 
 Kind = LogEntry.Kind
 SIDES = ("black", "white")
+
+
+def _signatures(rows: Any) -> dict[int, dict[str, dict[str, Any] | None]]:
+    """Folds log rows ``(game_id, kind, side, seq, created_at)`` in seq order, ``game_end`` (in force) and
+    ``result_confirmed`` ones, into who confirmed each game's result in force: a new ending wipes what
+    was confirmed before it."""
+    signed: dict[int, dict[str, dict[str, Any] | None]] = {}
+    for game_id, kind, side, seq, created_at in rows:
+        if kind == Kind.GAME_END or game_id not in signed:
+            signed[game_id] = dict.fromkeys(SIDES)
+        if kind == Kind.RESULT_CONFIRMED and side in SIDES and signed[game_id][side] is None:
+            signed[game_id][side] = {"seq": seq, "at": created_at.isoformat()}
+    return signed
+
+
+def _signature_rows(game_ids: Any) -> Any:
+    return (LogEntry.objects.filter(game_id__in=game_ids, kind__in=(Kind.GAME_END, Kind.RESULT_CONFIRMED),
+                                    superseded_by__isnull=True)
+            .order_by("game_id", "seq").values_list("game_id", "kind", "side", "seq", "created_at"))
 
 
 def result_confirmations(game: Game) -> dict[str, dict[str, Any] | None]:
@@ -30,23 +50,9 @@ def result_confirmations(game: Game) -> dict[str, dict[str, Any] | None]:
 
     One query, for a finished game only (an unfinished game has no result to confirm).
     """
-    confirmed: dict[str, dict[str, Any] | None] = dict.fromkeys(SIDES)
     if not game.is_finished:
-        return confirmed
-    rows = (LogEntry.objects.filter(game_id=game.pk, kind__in=(Kind.GAME_END, Kind.RESULT_CONFIRMED))
-            .filter(superseded_by__isnull=True).order_by("seq").values_list("kind", "side", "seq", "created_at"))
-    for kind, side, seq, created_at in rows:
-        if kind == Kind.GAME_END:
-            confirmed = dict.fromkeys(SIDES)  # a new ending: what was confirmed before no longer counts
-        elif side in SIDES and confirmed[side] is None:
-            confirmed[side] = {"seq": seq, "at": created_at.isoformat()}
-    return confirmed
-
-
-def ending_entry(game: Game) -> LogEntry | None:
-    """Returns the ``game_end`` entry in force (what a player confirms, or appeals)."""
-    return (LogEntry.objects.filter(game_id=game.pk, kind=Kind.GAME_END, superseded_by__isnull=True)
-            .order_by("-seq").first())
+        return dict.fromkeys(SIDES)
+    return _signatures(_signature_rows([game.pk])).get(game.pk, dict.fromkeys(SIDES))
 
 
 @transaction.atomic
@@ -66,7 +72,7 @@ def result_confirm(*, acting_user: Any, game_id: int) -> Game:
     ensure_open(game, acting_user)
     if result_confirmations(game)[side] is not None:
         return game
-    ending = ending_entry(game)
+    ending = live_ending(game)
     log_append(game=game, kind=Kind.RESULT_CONFIRMED, side=side, actor=acting_user,
                data={"result": game.result, "termination": game.termination,
                      "game_end": ending.seq if ending is not None else None})
@@ -80,13 +86,7 @@ def unconfirmed_results(games: list[Game]) -> list[tuple[Game, list[str]]]:
     finished = {game.pk: game for game in games if game.is_finished}
     if not finished:
         return []
-    confirmed: dict[int, set[str]] = {pk: set() for pk in finished}
-    rows = (LogEntry.objects.filter(game_id__in=finished, kind__in=(Kind.GAME_END, Kind.RESULT_CONFIRMED))
-            .filter(superseded_by__isnull=True).order_by("game_id", "seq").values_list("game_id", "kind", "side"))
-    for game_id, kind, side in rows:
-        if kind == Kind.GAME_END:
-            confirmed[game_id] = set()
-        else:
-            confirmed[game_id].add(side)
-    return [(finished[pk], [side for side in SIDES if side not in confirmed[pk]])
-            for pk in sorted(finished) if len(confirmed[pk] & set(SIDES)) < len(SIDES)]
+    signed = _signatures(_signature_rows(list(finished)))
+    missing = {pk: [side for side, mark in signed.get(pk, dict.fromkeys(SIDES)).items() if mark is None]
+               for pk in finished}
+    return [(finished[pk], missing[pk]) for pk in sorted(finished) if missing[pk]]

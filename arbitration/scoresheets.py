@@ -37,8 +37,8 @@ from arbitration.rulings import ruling_issue
 from core.api import AppError
 from games.models import Game
 from games.rules import GameState, Position
-from games.rules.errors import AmbiguousMoveError, PDNSyntaxError, RulesError
-from games.rules.pdn import RESULTS, PDNGame, read_games
+from games.rules.errors import PDNSyntaxError, RulesError
+from games.rules.pdn import RESULTS, PDNGame, read_games, replay
 from games.selectors import game_get
 
 #: The longest scoresheet text read (a long game is some 3,000 characters).
@@ -136,22 +136,6 @@ def _opening_skipped(moves: list[str], start: Position, rules: Any) -> int:
     return 0
 
 
-def _push(state: GameState, text: str) -> str:
-    """Plays a scoresheet's move; a plain move written with ``x`` (``29x25``, a common habit) is read as one."""
-    try:
-        return state.push_pdn(text).pdn()
-    except AmbiguousMoveError:
-        raise
-    except RulesError:
-        if text.count("x") != 1:
-            raise
-        try:
-            return state.push_pdn(text.replace("x", "-")).pdn()
-        except RulesError:
-            pass
-        raise
-
-
 def scoresheet_check(game: Game, text: str | PDNGame, *, result: str | None = None) -> Scoresheet:
     """Reads the scoresheet and replays it from the game's start; returns the moves to record.
 
@@ -165,9 +149,12 @@ def scoresheet_check(game: Game, text: str | PDNGame, *, result: str | None = No
     start = Position.from_fen(game.initial_fen)
     texts = [move.text for move in pdn.moves]
     skipped = _opening_skipped(texts, start, rules)
-    state = GameState(start=start, rules=rules)
-    played: list[str] = []
-    for index in range(skipped, len(texts)):
+    # The engine's PDN replay, as for the archives: a plain move written with x (29x25) read as one, a
+    # short-form capture the later moves settle (games.rules.pdn.replay).
+    replayed = replay(PDNGame(tags={"FEN": game.initial_fen}, moves=pdn.moves[skipped:]), rules)
+    state = replayed.state
+    if not replayed.ok:
+        index = skipped + replayed.error_index
         number, side = _label(pdn, index, Position.initial() if skipped else start)
         move = pdn.moves[index]
         where = {"index": index, "move_number": number, "side": side, "move": move.text, "line": move.line,
@@ -175,15 +162,11 @@ def scoresheet_check(game: Game, text: str | PDNGame, *, result: str | None = No
         if state.is_over:
             raise ScoresheetRefused(f"Move {number} ({side}, {move.text}): the game was already over: {side} had "
                                     "no legal move (Law 23).", details={**where, "legal_moves": []})
-        try:
-            played.append(_push(state, move.text))
-        except RulesError as error:
-            legal = sorted(candidate.pdn() for candidate in state.position.legal_moves(rules))
-            reason = str(error)
-            if reason.startswith(f"{move.text}: "):
-                reason = reason[len(move.text) + 2:]
-            raise ScoresheetRefused(f"Move {number} ({side}, {move.text}) is not legal here: {reason}. Legal: "
-                                    f"{', '.join(legal) or 'none'}.", details={**where, "legal_moves": legal}) from error
+        legal = sorted(candidate.pdn() for candidate in state.position.legal_moves(rules))
+        reason = replayed.reason.split(": ", 1)[-1] if replayed.reason else "not legal"
+        raise ScoresheetRefused(f"Move {number} ({side}, {move.text}) is not legal here: {reason}. Legal: "
+                                f"{', '.join(legal) or 'none'}.", details={**where, "legal_moves": legal})
+    played = [move.pdn() for move in state.moves]
     if not played:
         raise InvalidGameSetup("The scoresheet has no moves of this game.", details={"fields": {"moves": ["No moves."]}})
     if state.is_over:

@@ -17,10 +17,11 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts.privacy import names_shown_to
 from arbitration.access import can_write, is_administrator, is_game_director, player_side
-from arbitration.confirmations import ending_entry, result_confirm, result_confirmations
+from arbitration.confirmations import result_confirm, result_confirmations
 from arbitration.log import head_text
 from arbitration.models import LogEntry
 from arbitration.rulings import ruling_issue
+from arbitration.rulings.corrections import live_ending
 from arbitration.scoresheets import game_scoresheet_enter
 from arbitration.selectors import game_state, state_without_names
 from core.api import AppError
@@ -66,6 +67,14 @@ def _signature_context(request: HttpRequest, game: Game) -> dict[str, Any]:
     return {"confirmed": confirmed, "my_side": side, "i_confirmed": bool(side and confirmed[side])}
 
 
+def _refuse_page(error: AppError) -> None:
+    """Answers a refusal the page does not show on its form as the page's own 403 or 404."""
+    if error.status_code == 403:
+        raise PermissionDenied(error.message) from error
+    if error.status_code == 404:
+        raise Http404(error.message) from error
+
+
 @login_required
 @require_POST
 def game_confirm(request: HttpRequest, game_id: int) -> HttpResponse:
@@ -73,8 +82,7 @@ def game_confirm(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
         result_confirm(acting_user=request.user, game_id=game_id)
     except AppError as error:
-        if error.status_code in (403, 404):
-            raise PermissionDenied(error.message) if error.status_code == 403 else Http404(error.message) from error
+        _refuse_page(error)
         messages.error(request, error.message)
     else:
         messages.success(request, "You confirmed the result. Thank you.")
@@ -99,8 +107,7 @@ def game_scoresheet(request: HttpRequest, game_id: int) -> HttpResponse:
         try:
             game_scoresheet_enter(acting_user=request.user, game_id=game.pk, moves=moves, result=result or None)
         except AppError as error:
-            if error.status_code in (403, 404):
-                raise PermissionDenied(error.message) if error.status_code == 403 else Http404(error.message) from error
+            _refuse_page(error)
             refusal = error
         else:
             messages.success(request, "The game is entered from its scoresheet: every move checked, the result "
@@ -124,7 +131,7 @@ def game_appeal(request: HttpRequest, game_id: int) -> HttpResponse:
     side = player_side(game, request.user)
     if side is None:
         raise PermissionDenied("Only a player of this game may appeal on it.")
-    ending = ending_entry(game) if game.is_finished else None
+    ending = live_ending(game) if game.is_finished else None
     statement = (request.POST.get("statement") or "").strip() if request.method == "POST" else ""
     error = ""
     if request.method == "POST":

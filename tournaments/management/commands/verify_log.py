@@ -9,9 +9,11 @@ both logs (arbitration's and the tournaments').
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.core.management.base import BaseCommand, CommandError
 
-from arbitration.log import log_verify, log_verify_head
+from arbitration.log import Verification, log_verify, log_verify_head
 from games.models import Game
 from tournaments.log import tournament_log_verify, tournament_log_verify_head
 from tournaments.models import Tournament
@@ -50,17 +52,8 @@ class Command(BaseCommand):
             games = games.filter(pk=game_id)
             if not games.exists():
                 raise CommandError(f"There is no game {game_id}.")
-        broken = 0
-        for game in games.iterator():
-            outcome = log_verify_head(game, head) if head else log_verify(game)
-            if outcome.valid:
-                held = f"; it leads to the head kept, {head}" if head else ""
-                self.stdout.write(f"game {game.pk}: OK ({outcome.entries} entries){held}")
-            else:
-                broken += 1
-                where = f" at entry #{outcome.broken_at}" if outcome.broken_at is not None else ""
-                self.stdout.write(f"game {game.pk}: BROKEN{where}: {outcome.reason}")
-        return broken
+        return self._report(((f"game {game.pk}", log_verify_head(game, head) if head else log_verify(game))
+                             for game in games.iterator()), head, unit="entry", units="entries")
 
     def _tournaments(self, slug: str | None, head: str | None) -> int:
         tournaments = Tournament.objects.order_by("id")
@@ -68,14 +61,20 @@ class Command(BaseCommand):
             tournaments = tournaments.filter(slug=slug)
             if not tournaments.exists():
                 raise CommandError(f"There is no tournament {slug}.")
+        return self._report(((f"tournament {tournament.slug}", tournament_log_verify_head(tournament, head) if head
+                              else tournament_log_verify(tournament)) for tournament in tournaments.iterator()),
+                            head, unit="row", units="rows")
+
+    def _report(self, outcomes: Iterable[tuple[str, Verification]], head: str | None, *, unit: str,
+                units: str) -> int:
+        """Writes a line per log checked (OK, or where and why it breaks); returns how many are broken."""
         broken = 0
-        for tournament in tournaments.iterator():
-            outcome = tournament_log_verify_head(tournament, head) if head else tournament_log_verify(tournament)
+        for name, outcome in outcomes:
             if outcome.valid:
                 held = f"; it leads to the head kept, {head}" if head else ""
-                self.stdout.write(f"tournament {tournament.slug}: OK ({outcome.entries} rows){held}")
+                self.stdout.write(f"{name}: OK ({outcome.entries} {units}){held}")
             else:
                 broken += 1
-                where = f" at row #{outcome.broken_at}" if outcome.broken_at is not None else ""
-                self.stdout.write(f"tournament {tournament.slug}: BROKEN{where}: {outcome.reason}")
+                where = f" at {unit} #{outcome.broken_at}" if outcome.broken_at is not None else ""
+                self.stdout.write(f"{name}: BROKEN{where}: {outcome.reason}")
         return broken
