@@ -9,6 +9,7 @@ app_name = "games"
 
 urlpatterns = [
     path("", views.game_list, name="list"),
+    path("console-worker.js", views.console_worker, name="console_worker"),
     path("<id:game_id>", views.game_detail, name="detail"),
     path("<id:game_id>/console", views.game_console, name="console"),
     path("<id:game_id>/confirm", views.game_confirm, name="confirm"),

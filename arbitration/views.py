@@ -178,3 +178,15 @@ def game_console(request: HttpRequest, game_id: int) -> HttpResponse:
         raise PermissionDenied("Only a referee assigned to this game or a director of its tournament may use its "
                                "console.")
     return render(request, "games/console.html", _page_context(request, game))
+
+
+@require_GET
+def console_worker(request: HttpRequest) -> HttpResponse:
+    """Serves the console's service worker, which keeps a console opened once for a reload offline.
+
+    Served here, under /games/, so that its scope is the game pages (a script under /static/ could
+    control only /static/); always read anew (no-cache), so a new release replaces it at once.
+    """
+    response = render(request, "games/console-worker.js", content_type="text/javascript; charset=utf-8")
+    response["Cache-Control"] = "no-cache"
+    return response

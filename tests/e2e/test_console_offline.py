@@ -8,12 +8,12 @@ already recorded at that ply). A move refused on arrival (a ply another referee 
 move) is shown plainly, with what followed it held, and nothing is recorded in its place.
 
 How the network is cut: Playwright's ``context.set_offline(True)`` (every request of the page
-fails, ``navigator.onLine`` is false). The console page itself is not cached for offline use (no
-service worker), so a reload cannot happen while fully offline: the reload is made with the
-server reachable but the moves' write path failing (``page.route`` aborts every POST to
-``moves/``), which is the same for the page: its moves cannot reach the server, and it must still
-show those it kept. The lost answer is made by letting one POST reach the server and aborting
-its answer (``route.fetch()`` then ``route.abort()``).
+fails, ``navigator.onLine`` is false). For the reload with no network at all, the server's
+process is stopped as well (the first test runs on its own uvicorn process, ``server``), so that
+nothing can reach it while the page reloads: the console comes from the copy its service worker
+kept (templates/games/console-worker.js), and the game's last state read and the moves waiting
+from the browser's storage. The lost answer is made by letting one POST reach the server and
+aborting its answer (``route.fetch()`` then ``route.abort()``).
 """
 
 from __future__ import annotations
@@ -52,9 +52,11 @@ def _no_sideways_scroll(page) -> None:
     assert width[0] <= width[1], width
 
 
-def test_a_referee_on_a_phone_plays_on_through_a_network_cut_and_nothing_is_lost_or_doubled(page, make_user):
+def test_a_referee_on_a_phone_plays_on_through_a_network_cut_and_nothing_is_lost_or_doubled(
+        live_page, server, make_user):
     from arbitration.models import LogEntry
 
+    page = live_page
     make_user("ref1", "referee")
     _director, game = _game("ref1")
     moves_url = f"**/api/v1/games/{game.id}/moves/"
@@ -62,6 +64,8 @@ def test_a_referee_on_a_phone_plays_on_through_a_network_cut_and_nothing_is_lost
     sign_in(page, "ref1")
     page.goto(f"/games/{game.id}/console")
     expect(page.get_by_test_id("game-status")).to_contain_text("Black to move")
+    # The console is kept in this browser (its service worker) for a reload without network.
+    expect(page.get_by_test_id("offline-ready")).to_be_visible()
 
     # 1. 11-15 with the network up.
     page.get_by_test_id("square-11").click()
@@ -100,16 +104,21 @@ def test_a_referee_on_a_phone_plays_on_through_a_network_cut_and_nothing_is_lost
     game.refresh_from_db()
     assert game.ply == 1 and _recorded(game) == ["11-15"]
 
-    # A reload while the moves still cannot reach the server keeps them (see the docstring).
-    page.route(moves_url, lambda route: route.abort() if route.request.method == "POST" else route.continue_())
-    page.context.set_offline(False)
+    # A reload with no network at all (the server is down too): the console kept by the service
+    # worker opens, at the state the console last read (1. 11-15, kept in the browser: the copy
+    # of the page kept is of before it), with the moves kept on the board and waiting.
+    server.stop()
     page.reload()
     expect(page.get_by_test_id("move-1")).to_have_text("11-15")
     expect(outbox).to_have_count(3)
     for i, move in enumerate(["22-18", "15x22", "25x18"]):
         expect(outbox.nth(i)).to_contain_text(move)
         expect(outbox.nth(i)).to_have_attribute("data-status", re.compile("waiting|sending"))
+    expect(page.get_by_test_id("connection")).to_contain_text("No connection")
     expect(page.get_by_test_id("square-18")).to_have_attribute("data-piece", "wm")
+    expect(page.get_by_test_id("square-25")).to_have_attribute("data-piece", "")
+    _no_sideways_scroll(page)
+    server.start()
     game.refresh_from_db()
     assert game.ply == 1
 
@@ -127,8 +136,8 @@ def test_a_referee_on_a_phone_plays_on_through_a_network_cut_and_nothing_is_lost
             return
         route.continue_()
 
-    page.unroute(moves_url)
     page.route(moves_url, first_answer_lost)
+    page.context.set_offline(False)
     expect(page.get_by_test_id("move-4")).to_have_text("25x18", timeout=15_000)
     expect(page.get_by_test_id("move-2")).to_have_text("22-18")
     expect(page.get_by_test_id("move-3")).to_have_text("15x22")
@@ -146,6 +155,12 @@ def test_a_referee_on_a_phone_plays_on_through_a_network_cut_and_nothing_is_lost
     assert page.evaluate(f"() => localStorage.getItem('draughts-console-outbox:{game.id}')") is None
     page.get_by_test_id("verify-log").click()
     expect(page.get_by_test_id("verify-result")).to_contain_text("The chain holds")
+
+    # Signing out deletes the consoles kept: the next person at this browser cannot open one offline.
+    assert page.evaluate("() => caches.has('draughts-console')")
+    page.get_by_role("button", name="Sign out").click()
+    expect(page.get_by_role("link", name="Sign in")).to_be_visible()
+    page.wait_for_function("async () => !(await caches.has('draughts-console'))")
 
 
 def test_moves_refused_on_arrival_are_shown_plainly_and_nothing_is_recorded_in_their_place(page, make_user):

@@ -80,3 +80,28 @@ def test_the_game_list_links_each_game(client, game):
     response = client.get("/games/")
     assert response.status_code == 200
     assert f'href="/games/{game.id}"' in response.content.decode()
+
+
+def test_the_console_names_its_service_worker_and_the_worker_is_served_for_the_game_pages(client, game, referee):
+    client.force_login(referee)
+    content = client.get(f"/games/{game.id}/console").content.decode()
+    assert 'data-worker="/games/console-worker.js"' in content and 'data-static="/static/"' in content
+    assert 'data-testid="offline-ready" hidden' in content
+    client.logout()
+    worker = client.get("/games/console-worker.js")  # no sign-in: the browser fetches it by itself
+    assert worker.status_code == 200
+    assert worker["Content-Type"].startswith("text/javascript")
+    assert worker["Cache-Control"] == "no-cache"  # a new release replaces it at once
+    source = worker.content.decode()
+    # It keeps only the consoles and the static files, and routes the API and the streams past itself.
+    assert 'const STATIC = "/static/";' in source
+    assert r"const CONSOLE = /^\/games\/\d{1,18}\/console$/;" in source
+    assert '"/api/*", "/live/*"' in source and 'request.method !== "GET"' in source
+    assert client.post("/games/console-worker.js").status_code == 405
+
+
+def test_a_page_for_a_visitor_not_signed_in_deletes_the_consoles_kept_and_a_signed_in_page_does_not(
+        client, game, referee):
+    assert "js/signed-out.js" in client.get(f"/games/{game.id}").content.decode()
+    client.force_login(referee)
+    assert "js/signed-out.js" not in client.get(f"/games/{game.id}").content.decode()

@@ -8,17 +8,19 @@
  * Native ES modules, no build step; templates/games/console.html loads this one, which wires
  * the others: page.js (the page, messages), state.js (the state as last read), status.js (the
  * state in words, open choices, constraints), moves.js (the board, click and typed entry, the
- * move list), outbox.js (the moves kept in the browser until the server has them), rulings.js (the rulings and their dialog), clocks.js (the clocks panel) and
- * log.js (the arbitration log). ../common.js and ../clocks.js are shared with the game page.
+ * move list), outbox.js (the moves kept in the browser until the server has them), offline.js
+ * (the page kept for a reload without network), rulings.js (the rulings and their dialog),
+ * clocks.js (the clocks panel) and log.js (the arbitration log). ../common.js and ../clocks.js are shared with the game page.
  */
 import { LiveFeed, Poller, followState, readJson, request } from "../common.js";
 import { clocks, setupClocks } from "./clocks.js";
 import { followLog, setupLog } from "./log.js";
 import { renderBoard, renderEntry, renderMoves, setupMoves } from "./moves.js";
+import { setupOffline } from "./offline.js";
 import { reachable, reconcile, renderOutbox } from "./outbox.js";
 import { $, api, present } from "./page.js";
 import { renderRulings, setupRulings } from "./rulings.js";
-import { desk, loadState, onState, setState } from "./state.js";
+import { desk, loadState, newestState, onState, setState } from "./state.js";
 import { renderChoices, renderConstraints, renderStatus } from "./status.js";
 
 const POLL_MS = 2000; // without a running clock
@@ -107,10 +109,11 @@ function start() {
     var normal = clocks.pollDelay(POLL_MS, CLOCK_POLL_MS);
     return live ? live.pollDelay(normal) : normal;
   });
-  var initial = readJson("initial-state");
+  var initial = newestState(readJson("initial-state")); // the page may be a copy kept for offline use
   var since = initial && initial.log_length !== undefined ? "?since=" + initial.log_length : "";
   live = new LiveFeed("/live/games/" + $("console").getAttribute("data-game-id") + since, onLive);
-  followState(poller, initial && initial.fen ? initial : null, setState, loadState);
+  followState(poller, initial, setState, loadState);
+  setupOffline();
 }
 
 if (present) {

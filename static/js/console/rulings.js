@@ -285,7 +285,9 @@ export function setupRulings() {
       .catch(function (failure) {
         $("ruling-confirm").disabled = false;
         var box = $("ruling-error");
-        box.textContent = "The server could not be reached: " + failure;
+        /* A ruling is not kept for later, as moves are: it is judged on the state the server has. */
+        box.textContent = "The server could not be reached (" + failure + "): the ruling is not recorded. " +
+          "Rulings are not kept to be sent later; confirm it again when the connection returns.";
         box.hidden = false;
       });
   });

@@ -3,10 +3,46 @@
  * state goes to the listeners (main.js redraws the page from it).
  */
 import { errorOf, request } from "../common.js";
-import { api, showAlert } from "./page.js";
+import { api, gameId, showAlert } from "./page.js";
 
 /* What this desk knows: the game's state, the squares clicked so far, whether a move is on its way. */
 export const desk = { state: null, path: [], busy: false };
+
+/* The last state read, kept in the browser while the game runs, for a reload without network. */
+const KEPT = "draughts-console-state:" + gameId;
+
+function keepState(state) {
+  try {
+    if (state.status === "finished") {
+      window.localStorage.removeItem(KEPT);
+    } else {
+      window.localStorage.setItem(KEPT, JSON.stringify(state));
+    }
+  } catch (error) {
+    /* storage full or refused: a reload offline shows the page's own state */
+  }
+}
+
+/*
+ * The newer of the state the page came with and the one kept by an earlier visit (by their log
+ * length: the page may be a copy kept by the service worker, older than what the console read
+ * since). null when there is neither.
+ */
+export function newestState(initial) {
+  var kept = null;
+  try {
+    kept = JSON.parse(window.localStorage.getItem(KEPT) || "null");
+  } catch (error) {
+    kept = null;
+  }
+  var usable = function (state) {
+    return state && state.fen && typeof state.log_length === "number";
+  };
+  if (!usable(kept)) {
+    return usable(initial) ? initial : null;
+  }
+  return usable(initial) && initial.log_length >= kept.log_length ? initial : kept;
+}
 
 const listeners = [];
 
@@ -40,6 +76,7 @@ export function setState(next, answer) {
   }
   var changed = !desk.state || next.ply !== desk.state.ply || next.fen !== desk.state.fen || next.status !== desk.state.status;
   desk.state = next;
+  keepState(next);
   if (changed) {
     desk.path = [];
   }
