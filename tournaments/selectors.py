@@ -381,7 +381,7 @@ class GameCard:
     colour: str = ""  # the player's colour, on his own page
     opponent: Player | None = None
     clock: dict[str, Any] | None = None
-    score: str = ""  # the match's game points so far, Black's then White's of this game ("1½–½"); "" outside a match
+    score: str = ""  # the match's game points so far, Black's then White's of this game ("1.5–0.5"); "" outside a match
 
 
 def _ballot_of(game: Game) -> dict[str, Any] | None:
@@ -452,33 +452,29 @@ def unsigned_by(player: Player, cards: list[GameCard]) -> set[int]:
             if colour_of.get(game.pk, "").lower() in sides}
 
 
-def _points(result: str | None, side: str) -> float:
-    """Returns the game points one side of a finished game scored (1, ½ or 0)."""
-    if result == Game.Result.DRAW:
-        return 0.5
-    return 1.0 if result == (Game.Result.BLACK_WINS if side == "black" else Game.Result.WHITE_WINS) else 0.0
-
-
-def _score_text(points: float) -> str:
-    whole = int(points)
-    return (str(whole) if whole or points == whole else "") + ("½" if points != whole else "")
-
-
 def match_score(card: GameCard) -> str:
-    """Returns the game points each player of the card's game has in its match so far, Black's first: "1½–½".
+    """Returns the game points each player of the card's game has in its match so far, Black's first ("1.5–0.5"),
+    as the tournament counts them (its points for a win and a draw); "" for a game outside a match.
 
     Reads the match's games from ``match_game__match__match_games`` (prefetched by the callers).
     """
     match_game = getattr(card.game, "match_game", None) if card.number else None
-    if match_game is None:
+    if match_game is None or card.tournament is None:
         return ""
+    win, draw = float(card.tournament.game_points_win), float(card.tournament.game_points_draw)
     points = {card.game.black_id: 0.0, card.game.white_id: 0.0}
     for other in match_game.match.match_games.all():
-        if other.game.status == Game.Status.FINISHED:
-            for side, player_id in (("black", other.game.black_id), ("white", other.game.white_id)):
-                if player_id in points:
-                    points[player_id] += _points(other.game.result, side)
-    return f"{_score_text(points[card.game.black_id])}–{_score_text(points[card.game.white_id])}"
+        game = other.game
+        if game.status != Game.Status.FINISHED or not game.result:
+            continue
+        if game.result == Game.Result.DRAW:
+            scored = {game.black_id: draw, game.white_id: draw}
+        else:
+            scored = {game.black_id if game.result == Game.Result.BLACK_WINS else game.white_id: win}
+        for player_id, value in scored.items():
+            if player_id in points:
+                points[player_id] += value
+    return f"{_fmt(points[card.game.black_id])}–{_fmt(points[card.game.white_id])}"
 
 
 def _started(card: GameCard) -> bool:
@@ -490,7 +486,7 @@ def games_in_play(now: Any) -> tuple[list[GameCard], list[GameCard]]:
 
     Being played: in progress and started (a move made, or the clock started), each with its clock and
     its match score; waiting: in progress, not started yet (the rest of a published round). By
-    tournament, round, board and game of the match; the games outside tournaments last. Three
+    tournament, round, board and game of the match; the games outside tournaments last. Two
     queries, whatever the number of games.
     """
     games = (_cards_query()

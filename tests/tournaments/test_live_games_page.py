@@ -83,6 +83,10 @@ def test_a_second_game_shows_the_match_score_so_far_black_first(evening, referee
     second = next(card for card in Client().get("/games/").context["playing"] if card.game.pk == games[1, 2].pk)
     assert second.game.black_id == first.white_id  # colours reverse: game 1's winner has White now
     assert second.score == "0–1"
+    type(tournament).objects.filter(pk=tournament.pk).update(game_points_win=2, game_points_draw=1)
+    assert next(card for card in Client().get("/games/").context["playing"]
+                if card.game.pk == games[1, 2].pk).score == "0–2"  # as the tournament counts a win
+    type(tournament).objects.filter(pk=tournament.pk).update(game_points_win=1, game_points_draw="0.5")
     assert next(card for card in Client().get("/games/").context["playing"]
                 if card.game.pk == games[2, 1].pk).score == "0–0"
     services.game_result_set(acting_user=director, tournament=tournament, game_id=games[1, 2].pk, result="1/2-1/2",
@@ -91,7 +95,7 @@ def test_a_second_game_shows_the_match_score_so_far_black_first(evening, referee
                              reason="Agreed at the board")
     game_move_record(acting_user=referee, game_id=games[2, 2].pk, move="11-15")
     content = Client().get("/games/").content.decode()
-    assert '<span data-testid="match-score">½–½</span>' in content
+    assert '<span data-testid="match-score">0.5–0.5</span>' in content
 
 
 def test_nothing_under_way_says_so(db):
