@@ -1,4 +1,5 @@
-"""Page routes of games: the list, the public game page and the referee console."""
+"""Page routes of a game: the public game page, the referee console, the confirmation, the appeal, the
+scoresheet entry. The list of games, "Live games" at /games/, reads across tournaments: config.views."""
 
 from django.urls import path
 
@@ -8,7 +9,6 @@ from arbitration import views
 app_name = "games"
 
 urlpatterns = [
-    path("", views.game_list, name="list"),
     path("console-worker.js", views.console_worker, name="console_worker"),
     path("<id:game_id>", views.game_detail, name="detail"),
     path("<id:game_id>/console", views.game_console, name="console"),

@@ -1,4 +1,4 @@
-"""Pages of a game: the public game page, the referee console and the list of games.
+"""Pages of a game: the public game page, the referee console, the confirmation, the appeal, the scoresheet.
 
 The pages render a shell (the players, the rule set, the game id and, when the selectors can
 give it, the initial state); the scripts in static/js/ read and write through the API.
@@ -153,13 +153,6 @@ def game_appeal(request: HttpRequest, game_id: int) -> HttpResponse:
     return render(request, "games/appeal.html", {"game": game, "side": side, "ending": ending,
                                                  "statement": statement, "error": error},
                   status=400 if error else 200)
-
-
-@require_GET
-def game_list(request: HttpRequest) -> HttpResponse:
-    """Shows every game with its players and result, each linking to its page."""
-    games = Game.objects.select_related("black", "white").order_by("-id")
-    return render(request, "games/list.html", {"games": games})
 
 
 @require_GET

@@ -1,9 +1,10 @@
 """The live path: server-sent event streams of games and tournaments, served under ASGI.
 
 ``/live/games/{id}`` streams a game's log entries as they are committed; ``/live/tournaments/{id}``
-streams the tournament's own log and the entries of every game of its rounds (docs/api.md, "Live
-events"). Each web process that serves them (uvicorn, ``config/asgi.py``) has one ``Hub``: ONE
-source of events for all its connections, fanned out in memory:
+streams the tournament's own log and the entries of every game of its rounds; ``/live/games?ids=``
+several games' entries, ``/live/games?all=1`` every game's (docs/api.md, "Live events"). Each web
+process that serves them (uvicorn, ``config/asgi.py``) has one ``Hub``: ONE source of events for
+all its connections, fanned out in memory:
 
 - with Redis (``LIVE_REDIS_URL``), one pub/sub subscription to the channel the writers publish
   on after their commit (``core.live``), plus the change feed below every ``LIVE_FEED_INTERVAL``
@@ -39,6 +40,7 @@ from tournaments.models import Round, Tournament, TournamentLog
 
 logger = logging.getLogger(__name__)
 
+ALL_GAMES = "games:all"  # the topic of every game's entries (the "Live games" page: /live/games?all=1)
 FEED_WINDOW = 64  # log rows re-read behind the newest id seen: a transaction that commits late is not skipped
 FEED_BATCH = 1000
 QUEUE_SIZE = 1000  # events waiting for one slow client; past it the client is dropped (it resumes by seq)
@@ -237,6 +239,8 @@ class Hub:
             if seq == last and event.get("state") is not None and event["state"] != self.states.get(key):
                 self.states[key] = event["state"]
                 self._fan_out(topic, event, state_only=True)  # the feed's state of an entry Redis brought first
+                if kind == "entry":
+                    self._fan_out(ALL_GAMES, event, state_only=True)
             return
         if event.get("state") is not None:
             self.states[key] = event["state"]
@@ -246,6 +250,8 @@ class Hub:
         self.last[key] = seq
         for item in events:
             self._fan_out(topic, item)
+            if kind == "entry":
+                self._fan_out(ALL_GAMES, item)
             round_id = item.get("round")
             if kind == "entry" and round_id:
                 if round_id not in self.round_tournament:
@@ -402,6 +408,8 @@ async def live_app(scope: dict, receive: Any, send: Any) -> None:
 async def _live_stream(scope: dict, receive: Any, send: Any) -> None:
     parts = scope["path"].strip("/").split("/")
     if parts == ["live", "games"] and scope["method"] in ("GET", "HEAD"):
+        if "all" in parse_qs(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True):
+            return await _all_games_stream(send, receive)
         return await _games_stream(scope, receive, send)
     if scope["method"] not in ("GET", "HEAD"):
         return await _answer(send, *_error(405, "method_not_allowed", "Only GET is allowed here."))
@@ -527,3 +535,20 @@ async def _games_stream(scope: dict, receive: Any, send: Any) -> None:
 
     return await stream.run([f"game:{game['game']}" for game in snapshot], start_games,
                             lambda event: stream.game_entry(event, last, "tournament"))
+
+
+async def _all_games_stream(send: Any, receive: Any) -> None:
+    """``/live/games?all=1``: every game's entries as they are committed (the "Live games" page).
+
+    Live only: no snapshot, no replay and no event ids (so no resume point); each game's entries
+    still come in seq order, once. A client that loses the stream reads the games again itself.
+    """
+    stream = Stream(send, receive)
+
+    async def start() -> None:
+        await stream.body(_frame({"type": "hello", "games": "all"}, None))
+
+    async def on_event(event: dict) -> None:
+        await stream.body(_frame(event, None))
+
+    return await stream.run(ALL_GAMES, start, on_event)

@@ -30,6 +30,8 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/", include("accounts.urls")),
     path("admin/", admin.site.urls),
+    # The "Live games" page reads across tournaments (tournaments.selectors); a game's own pages are arbitration's.
+    path("games/", views.live_games, name="live-games"),
     path("games/", include("arbitration.urls")),
     path("tournaments/", include("tournaments.urls")),
     path("api/v1/", include((api_v1, "v1"), namespace="v1")),

@@ -7,9 +7,11 @@ import threading
 import time
 
 from django.conf import settings
+from django.core.paginator import Paginator
 from django.db import connection, transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
@@ -18,7 +20,7 @@ from accounts.authentication import TokenAuthentication
 from accounts.roles import is_director
 from config.health import health_report
 from core.api import error_body
-from tournaments.selectors import home_overview
+from tournaments.selectors import game_card, games_finished, games_in_play, home_overview
 
 
 def _sees_health_detail(request: HttpRequest) -> bool:
@@ -60,6 +62,35 @@ def healthz(request: HttpRequest) -> JsonResponse:
 def home(request: HttpRequest) -> HttpResponse:
     """Shows the home page: the running tournaments with their current round and the games being played now."""
     return render(request, "home.html", home_overview())
+
+
+#: The lists of the "Live games" page (``?show=``): the games being played now, or every finished game.
+GAME_LISTS = ("now", "finished")
+FINISHED_PER_PAGE = 50
+RECENTLY_FINISHED = 10
+
+
+@require_GET
+def live_games(request: HttpRequest) -> HttpResponse:
+    """Shows the games being played now across tournaments (boards, clocks, match scores), those waiting to
+    start and the last finished; ``?show=finished`` every finished game, a page at a time (``?page=``).
+
+    The page follows play by itself (``static/js/live-games.js``). An unknown list is answered 400 with the
+    games being played now and a note saying so.
+    """
+    show = request.GET.get("show") or "now"
+    unknown = show not in GAME_LISTS
+    if unknown:
+        show = "now"
+    context: dict[str, object] = {"show": show, "unknown_list": request.GET["show"][:40] if unknown else None}
+    if show == "finished":
+        page = Paginator(games_finished(), FINISHED_PER_PAGE).get_page(request.GET.get("page"))
+        context.update({"page": page, "finished": [game_card(g) for g in page.object_list]})
+    else:
+        playing, waiting = games_in_play(timezone.now())
+        context.update({"playing": playing, "waiting": waiting,
+                        "finished": [game_card(g) for g in games_finished()[:RECENTLY_FINISHED]]})
+    return render(request, "games/list.html", context, status=400 if unknown else 200)
 
 
 def _is_api(request: HttpRequest) -> bool:

@@ -381,6 +381,7 @@ class GameCard:
     colour: str = ""  # the player's colour, on his own page
     opponent: Player | None = None
     clock: dict[str, Any] | None = None
+    score: str = ""  # the match's game points so far, Black's then White's of this game ("1.5–0.5"); "" outside a match
 
 
 def _ballot_of(game: Game) -> dict[str, Any] | None:
@@ -449,6 +450,63 @@ def unsigned_by(player: Player, cards: list[GameCard]) -> set[int]:
     colour_of = {card.game.pk: card.colour for card in cards}
     return {game.pk for game, sides in unconfirmed_results([card.game for card in cards])
             if colour_of.get(game.pk, "").lower() in sides}
+
+
+def match_score(card: GameCard) -> str:
+    """Returns the game points each player of the card's game has in its match so far, Black's first ("1.5–0.5"),
+    as the tournament counts them (its points for a win and a draw); "" for a game outside a match.
+
+    Reads the match's games from ``match_game__match__match_games`` (prefetched by the callers).
+    """
+    match_game = getattr(card.game, "match_game", None) if card.number else None
+    if match_game is None or card.tournament is None:
+        return ""
+    win, draw = float(card.tournament.game_points_win), float(card.tournament.game_points_draw)
+    points = {card.game.black_id: 0.0, card.game.white_id: 0.0}
+    for other in match_game.match.match_games.all():
+        game = other.game
+        if game.status != Game.Status.FINISHED or not game.result:
+            continue
+        if game.result == Game.Result.DRAW:
+            scored = {game.black_id: draw, game.white_id: draw}
+        else:
+            scored = {game.black_id if game.result == Game.Result.BLACK_WINS else game.white_id: win}
+        for player_id, value in scored.items():
+            if player_id in points:
+                points[player_id] += value
+    return f"{_fmt(points[card.game.black_id])}–{_fmt(points[card.game.white_id])}"
+
+
+def _started(card: GameCard) -> bool:
+    return card.game.ply > 0 or bool(card.clock and card.clock["status"] != "not_started")
+
+
+def games_in_play(now: Any) -> tuple[list[GameCard], list[GameCard]]:
+    """Returns the games being played now, across the running tournaments and outside them, and those waiting.
+
+    Being played: in progress and started (a move made, or the clock started), each with its clock and
+    its match score; waiting: in progress, not started yet (the rest of a published round). By
+    tournament, round, board and game of the match; the games outside tournaments last. Two
+    queries, whatever the number of games.
+    """
+    games = (_cards_query()
+             .filter(Q(round__isnull=True) | Q(round__tournament__status=Tournament.Status.RUNNING),
+                     status=Game.Status.IN_PROGRESS)
+             .exclude(round__status=Round.Status.PREVIEW)
+             .prefetch_related(Prefetch("match_game__match__match_games",
+                                        queryset=MatchGame.objects.select_related("game")))
+             .order_by("round__tournament__name", "round__tournament_id", "round__number",
+                       "match_game__match__board", "match_game__number", "id"))
+    cards = [game_card(g, now=now) for g in games]
+    for card in cards:
+        card.score = match_score(card)
+    cards.sort(key=lambda card: card.tournament is None)  # stable: the order above within each part
+    return [c for c in cards if _started(c)], [c for c in cards if not _started(c)]
+
+
+def games_finished() -> QuerySet[Game]:
+    """Returns every finished game with what its card needs, newest first (``game_card`` of each)."""
+    return _cards_query().filter(status=Game.Status.FINISHED).order_by("-finished_at", "-id")
 
 
 def referee_boards(user: Any, now: Any) -> list[GameCard]:

@@ -256,11 +256,12 @@ LiveFeed.prototype.pollDelay = function (normal) {
 };
 
 /*
- * pageRefresher(element): returns refresh(), which reads the page again (the same address) and
- * puts the fresh content of the element with the same id in place of the element's own. Calls
- * made while a read is under way are folded into one more read after it: never two at once.
+ * pageRefresher(element, after): returns refresh(), which reads the page again (the same address)
+ * and puts the fresh content of the element with the same id in place of the element's own, then
+ * calls after() if given (to set up what a script draws in the new content). Calls made while a
+ * read is under way are folded into one more read after it: never two at once.
  */
-export function pageRefresher(element) {
+export function pageRefresher(element, after) {
   var reading = false;
   var again = false;
   var refresh = function () {
@@ -275,6 +276,9 @@ export function pageRefresher(element) {
       var fresh = html && new DOMParser().parseFromString(html, "text/html").getElementById(element.id);
       if (fresh) {
         element.innerHTML = fresh.innerHTML;
+        if (after) {
+          after();
+        }
       }
     }).catch(function () {}).then(function () {
       reading = false;

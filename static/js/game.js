@@ -34,15 +34,16 @@ function followGame(root) {
     }
   }
 
-  /* Shows a new state; a viewer on the last ply follows the game as it goes on. */
-  function setState(state, answer) {
+  /* Shows a new state; a viewer on the last ply follows the game as it goes on. With told, the new
+   * moves were said already (from the log, in order with the rulings: sayLogSince). */
+  function setState(state, answer, told) {
     if (clocks) {
       clocks.update(state, answer);
     }
     var following = index === moves.length;
     var shown = moves.length;
     moves = state.moves || [];
-    if (lastPly !== null) {
+    if (lastPly !== null && !told) {
       moves.slice(shown).slice(-3).forEach(function (move) {
         announce(moveWords(move)); // a screen reader hears each new move (the last three after a gap)
       });
@@ -68,7 +69,39 @@ function followGame(root) {
     show();
   }
 
-  /* Follows the game: every 3 s, every 500 ms while a clock runs (and just after its deadline). */
+  /*
+   * Says what the log holds after seq since and the page has not said yet, in the log's order: each
+   * move as the push says it, each other entry (a ruling, a clock event, the end) by its kind.
+   * Answers a promise of whether the log was read.
+   */
+  function sayLogSince(since) {
+    return getJson(gameUrl(gameId) + "log/").then(function (answer) {
+      if (!answer.ok || !Array.isArray(answer.data)) {
+        return false;
+      }
+      var from = Math.max(since, lastSeq === null ? since : lastSeq); // what a push said meanwhile is said
+      answer.data.forEach(function (entry) {
+        if (entry.seq <= from) {
+          return;
+        }
+        if (entry.kind === "move") {
+          announce(moveWords({ ply: entry.ply, side: entry.side, move: (entry.data || {}).move || "" }));
+        } else if (entry.kind !== "game_created") {
+          announce(entryWords(entry, logKinds));
+        }
+        lastSeq = Math.max(lastSeq === null ? 0 : lastSeq, entry.seq);
+      });
+      return true;
+    }).catch(function () {
+      return false;
+    });
+  }
+
+  /*
+   * Follows the game: every 3 s, every 500 ms while a clock runs (and just after its deadline). When
+   * the log grew by more entries than the moves the state adds (a ruling, a clock event, the end), the
+   * new entries are read and said, as the push would have said them.
+   */
   function poll() {
     if (lastStatus === "finished" || document.hidden) {
       return null;
@@ -77,13 +110,21 @@ function followGame(root) {
       .then(function (answer) {
         var state = answer.ok ? answer.data : null;
         if (!state) {
-          return;
+          return null;
         }
-        if (state.ply !== lastPly || state.status !== lastStatus) {
-          setState(state, answer);
-        } else if (clocks) {
-          clocks.update(state, answer);
-        }
+        var since = lastSeq;
+        var grew = since !== null && lastPly !== null && state.log_length > since;
+        var beyondMoves = grew && state.log_length - since > Math.max(0, state.ply - lastPly);
+        return (beyondMoves ? sayLogSince(since) : Promise.resolve(false)).then(function (told) {
+          if (state.ply !== lastPly || state.status !== lastStatus) {
+            setState(state, answer, told);
+          } else if (clocks) {
+            clocks.update(state, answer);
+          }
+          if (state.log_length !== undefined && (lastSeq === null || state.log_length > lastSeq)) {
+            lastSeq = state.log_length;
+          }
+        });
       })
       .catch(function () {});
   }

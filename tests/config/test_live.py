@@ -198,3 +198,35 @@ def test_one_stream_follows_several_games_and_resumes_each_in_order(staff, tmp_p
         assert EventStream(server.port, "/live/games?ids=999999").status == 404
     finally:
         server.stop()
+
+
+def test_one_stream_carries_every_games_entries_live_in_order_without_ids(staff, tmp_path):
+    from arbitration.services import game_move_record, ruling_issue
+    from tests.conftest import worker_env
+    from tests.support.live import EventStream, WebProcess
+
+    server = WebProcess(env=worker_env(), log_path=tmp_path / "web.log").start()
+    try:
+        first = new_game(staff)
+        game_move_record(acting_user=staff[1], game_id=first.pk, move="11-15")  # before the stream: seq 2
+        stream = EventStream(server.port, "/live/games?all=1")
+        assert stream.status == 200
+        assert stream.wait_for(lambda e: e.get("type") == "hello") == {"type": "hello", "games": "all"}
+        second = new_game(staff)  # a game made after the stream opened comes too, from its creation
+        game_move_record(acting_user=staff[1], game_id=first.pk, move="23-19")
+        game_move_record(acting_user=staff[1], game_id=second.pk, move="9-13")
+        ruling_issue(acting_user=staff[1], game_id=first.pk, kind="resign", side="white")
+        stream.wait_for(lambda e: e.get("game") == first.pk and e.get("kind") == "game_end")
+        stream.wait_for(lambda e: e.get("game") == second.pk and e.get("kind") == "move")
+        # A process's first stream may also get the last entries written before it (no replay is promised):
+        # the client compares seqs. What comes after is every entry, once, in order.
+        after = [e for e in stream.entries(first.pk) if e["seq"] > 2]
+        assert [(e["seq"], e["kind"], e.get("move")) for e in after] == [
+            (3, "move", "23-19"), (4, "resign", None), (5, "game_end", None)]
+        assert [e["seq"] for e in stream.entries(first.pk)] == sorted({e["seq"] for e in stream.entries(first.pk)})
+        assert [e["kind"] for e in stream.entries(second.pk)] == ["game_created", "move"]
+        assert all(e["state"]["ply"] == e["ply"] for e in after if "state" in e)  # the game's state when pushed
+        assert {event_id for event_id, _e in stream.events} == {None}  # live only: nothing to resume from
+        stream.close()
+    finally:
+        server.stop()

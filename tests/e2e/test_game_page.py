@@ -125,3 +125,36 @@ def test_the_public_page_follows_a_game_in_progress_to_its_end(page, make_user):
     ruling_issue(acting_user=director, game_id=game.id, kind="resign", side="white")
     expect(page.get_by_test_id("result")).to_contain_text("Black won (1-0)", timeout=8_000)
     expect(page.get_by_test_id("termination")).to_contain_text("resignation")
+
+
+def test_the_public_page_says_rulings_that_arrive_by_polling_in_the_logs_order(page, make_user):
+    """Without the live path (the test server's LIVE_PATH is off) the page polls; a ruling, which adds no
+    move, is said all the same, in its place among the moves, and the end too."""
+    from playwright.sync_api import expect
+
+    from arbitration.services import game_create, game_move_record, ruling_issue
+    from players.models import Player
+
+    director = make_user("td", "director")
+    game = game_create(acting_user=director, black=Player.objects.create(name="Agnes Calder"),
+                       white=Player.objects.create(name="Bram Okafor"), rule_set="standard")
+    page.goto(f"/games/{game.id}")
+    expect(page.locator("html")).to_have_attribute("data-live-path", "off")
+    lines = page.get_by_test_id("announcer").locator("p")
+    expect(lines).to_have_count(0)
+
+    ruling_issue(acting_user=director, game_id=game.id, kind="touch_offence", side="white")  # no move: a caution
+    expect(lines).to_have_text([re.compile(r"^Touch without intimation \(Law 18\), White\.$")], timeout=8_000)
+
+    game_move_record(acting_user=director, game_id=game.id, move="11-15", ply=1)
+    ruling_issue(acting_user=director, game_id=game.id, kind="forty_move_notice", side="black")
+    game_move_record(acting_user=director, game_id=game.id, move="22-18", ply=2)
+    expect(lines).to_have_text([
+        re.compile(r"^Touch without intimation"), "Move 1, Black: 11-15.",
+        re.compile(r"^40-move notice \(Law 22\), Black\.$"), "Move 1, White: 22-18."], timeout=8_000)
+
+    ruling_issue(acting_user=director, game_id=game.id, kind="resign", side="white")
+    expect(lines).to_have_text([
+        "Move 1, Black: 11-15.", re.compile(r"^40-move notice"), "Move 1, White: 22-18.",
+        re.compile(r"^Resignation, White\.$"), re.compile(r"^Game ended")], timeout=8_000)
+    expect(page.get_by_test_id("result")).to_contain_text("Black won (1-0)")

@@ -1,5 +1,6 @@
 """A tournament followed by push in Chromium: the live boards page through a result and a new
-round, the tournament page's standings on a result, a referee's "My boards" on a move.
+round, the tournament page's standings on a result, a referee's "My boards" on a move, the
+"Live games" list through games that start, move and end (and, without the live path, by polling).
 
 The pages are served by the ASGI server (uvicorn: pages, API and live streams on one port) in
 its own process against the test database; the director's and referee's acts go through the
@@ -122,3 +123,56 @@ def test_a_referees_boards_poll_when_the_stream_is_refused(world, browser, tmp_p
     finally:
         context.close()
         full.stop()
+
+
+def test_the_live_games_list_follows_games_that_start_move_and_end(world, server, live_page):
+    from arbitration.services import game_move_record
+    from tournaments import services
+
+    director, referee, tournament, games = world
+    live_page.goto("/")
+    live_page.get_by_test_id("nav-live-games").click()
+    expect(live_page).to_have_url(f"{server.url}/games/")
+    wait_live(live_page)
+    expect(live_page.get_by_test_id("nothing-playing")).to_be_visible()
+    waiting = live_page.get_by_test_id("waiting-game")
+    expect(waiting).to_have_count(4)
+    reads = []
+    live_page.on("request", lambda r: reads.append(r.url) if r.url.endswith("/games/") else None)
+
+    game_move_record(acting_user=referee, game_id=games[0].pk, move="11-15")  # the game starts
+    board = live_page.locator(f"[data-testid=playing-game][data-game-id='{games[0].pk}']")
+    expect(board).to_be_visible()
+    expect(waiting).to_have_count(3)
+    expect(live_page.get_by_test_id("nothing-playing")).to_have_count(0)
+    expect(board.locator("[data-square='15']")).to_have_attribute("data-piece", "bm")
+    expect(board).to_contain_text("Round 1, board 1.1")
+    read_for_the_start = len(reads)
+    assert read_for_the_start >= 1
+
+    game_move_record(acting_user=referee, game_id=games[0].pk, move="23-19")  # moved in place, from the event
+    expect(board.locator("[data-ply]")).to_have_text("2")
+    expect(board.locator("[data-square='19']")).to_have_attribute("data-piece", "wm")
+    assert len(reads) == read_for_the_start
+
+    services.game_result_set(acting_user=director, tournament=tournament, game_id=games[0].pk, result="1-0",
+                             reason="Agreed at the board")  # the game ends
+    expect(board).to_have_count(0)
+    finished = live_page.locator(f"[data-testid=finished-game][data-game-id='{games[0].pk}']")
+    expect(finished).to_contain_text("1-0")
+    finished.get_by_role("link", name=f"Game {games[0].pk}").click()
+    expect(live_page).to_have_url(f"{server.url}/games/{games[0].pk}")
+
+
+def test_the_live_games_list_polls_where_there_is_no_live_path(world, page):
+    from arbitration.services import game_move_record
+
+    _director, referee, _tournament, games = world
+    page.goto("/games/")
+    expect(page.locator("html")).to_have_attribute("data-live-path", "off")
+    expect(page.get_by_test_id("waiting-game")).to_have_count(4)
+    game_move_record(acting_user=referee, game_id=games[1].pk, move="9-14")
+    board = page.locator(f"[data-testid=playing-game][data-game-id='{games[1].pk}']")
+    expect(board).to_be_visible(timeout=8000)  # read again every 3 s
+    expect(board.locator("[data-square='14']")).to_have_attribute("data-piece", "bm")
+    expect(page.get_by_test_id("waiting-game")).to_have_count(3)

@@ -26,6 +26,15 @@ def test_each_role_finds_its_way_in_from_the_navigation(page, demo_logins):
     expect(nav.get_by_role("link", name="My games")).to_have_count(0)
     expect(page.get_by_test_id("current-round")).to_contain_text("Round 2")
     expect(page.get_by_test_id("live-game")).to_have_count(4)
+    nav.get_by_role("link", name="Live games", exact=True).click()  # what is played now, across tournaments
+    playing = page.get_by_test_id("playing-game")
+    expect(playing).to_have_count(4)
+    expect(playing.first).to_contain_text(re.compile(r"Round 2, board \d\.1"))
+    expect(page.get_by_test_id("waiting-game")).to_have_count(4)
+    playing.first.get_by_test_id("watch").click()
+    expect(page).to_have_url(re.compile(r"/games/\d+$"))
+    expect(page.get_by_test_id("result")).to_have_text("In progress")
+    page.goto("/")
     page.get_by_role("link", name="Demo Club Championship").first.click()
     expect(page.get_by_test_id("standings")).to_be_visible()
 
