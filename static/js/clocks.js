@@ -27,7 +27,7 @@ function pad(number) {
 }
 
 /* Formats seconds left as m:ss (h:mm:ss from an hour), with tenths under 10 s; never negative. */
-function formatClock(seconds) {
+export function formatClock(seconds) {
   if (typeof seconds !== "number" || !isFinite(seconds)) {
     return "—";
   }

@@ -13,6 +13,7 @@
  * A native ES module, no build step: templates/games/list.html loads it.
  */
 import { DraughtsBoard } from "./board.js";
+import { formatClock } from "./clocks.js";
 import { LiveFeed, pageRefresher } from "./common.js";
 
 /* The clock as templates/tournaments/_clock.html writes it, from the clocks of a game state. */
@@ -22,9 +23,9 @@ function clockText(clocks) {
   }
   var side = function (name) {
     var part = clocks[name] || {};
-    return cap(name) + " " + Math.round(part.remaining || 0) + " s" + (part.running ? " ▸" : "");
+    return cap(name) + " " + formatClock(Math.floor(part.remaining || 0)) + (part.running ? " ▸" : "");
   };
-  return "Clock (" + clocks.status + "): " + side("black") + " · " + side("white");
+  return side("black") + " · " + side("white") + " (clock " + String(clocks.status || "").replace(/_/g, " ") + ")";
 }
 
 function cap(word) {

@@ -59,7 +59,7 @@ def test_the_games_being_played_come_first_then_those_waiting_then_the_last_fini
     assert f'<a href="/tournaments/{tournament.slug}/">{tournament.name}</a>' in page
     assert f'href="/tournaments/{tournament.slug}/live/"' in page and "Games outside tournaments" in page
     board = page[page.index(f'data-game-id="{games[2, 1].pk}"'):]
-    assert "Round 1, board 2.1" in board[:600] and "Clock (running)" in board[:900]
+    assert "Round 1, board 2.1" in board[:600] and "(clock running)" in board[:900]
     assert f'data-fen="{Game.objects.get(pk=games[1, 1].pk).fen}"' in page  # the board as it stands now
     assert "1-0 · Resignation" in page
 
