@@ -234,7 +234,8 @@ def walk_states(walk: Walk) -> None:
 
 def console_states(walk: Walk, game) -> None:  # noqa: ANN001
     """The referee's console: a piece picked, the rulings sheet, a ruling's dialog, a ruling refused, one
-    recorded (and the log verified), a move refused at once, a move waiting to send (its POST aborted), then refused on arrival."""
+    recorded (and the log verified), a move refused at once, a move waiting to send (its POST aborted),
+    then refused on arrival."""
     from games.rules.position import Position
 
     page = walk.page("referee1")
