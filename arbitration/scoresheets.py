@@ -161,11 +161,14 @@ def scoresheet_check(game: Game, text: str | PDNGame, *, result: str | None = No
                  "column": move.column}
         if state.is_over:
             raise ScoresheetRefused(f"Move {number} ({side}, {move.text}): the game was already over: {side} had "
-                                    "no legal move (Law 23).", details={**where, "legal_moves": []})
+                                    "no legal move (Law 23).", details={**where, "legal_moves": [],
+                                    "reason": f"the game was already over: {side} had no legal move (Law 23)"})
         legal = sorted(candidate.pdn() for candidate in state.position.legal_moves(rules))
-        reason = replayed.reason.split(": ", 1)[-1] if replayed.reason else "not legal"
+        # the engine's reason without the replay's "move 9 (8-12): 8-12 is not legal: " before it
+        reason = replayed.reason or "not legal"
+        reason = reason.split(" is not legal: ", 1)[1] if " is not legal: " in reason else reason.split(": ", 1)[-1]
         raise ScoresheetRefused(f"Move {number} ({side}, {move.text}) is not legal here: {reason}. Legal: "
-                                f"{', '.join(legal) or 'none'}.", details={**where, "legal_moves": legal})
+                                f"{', '.join(legal) or 'none'}.", details={**where, "legal_moves": legal, "reason": reason})
     played = [move.pdn() for move in state.moves]
     if not played:
         raise InvalidGameSetup("The scoresheet has no moves of this game.", details={"fields": {"moves": ["No moves."]}})

@@ -126,6 +126,8 @@ def test_the_page_keeps_the_text_and_shows_the_refused_move(new_game, director, 
     page = client.post(f"/games/{game.pk}/scoresheet", {"moves": wrong, "result": ""})
     body = page.content.decode()
     assert page.status_code == 422 and 'data-testid="refused-number">5<' in body and "8-11" in body
+    # said once, with why the engine refused it
+    assert body.count("is not legal") == 1 and "<code>8-12</code> is not legal: square 12 is occupied." in body
     assert "5. 8-12 19-15" in body  # the text is kept for the correction
     page = client.post(f"/games/{game.pk}/scoresheet", {"moves": _moves_text(), "result": ""})
     assert page.status_code == 302

@@ -79,7 +79,8 @@ def round_scoresheets_enter(*, acting_user: Any, tournament: Tournament, number:
             sheets.append(scoresheet_check(game, pdn_game))
         except AppError as error:
             error.message = f"Game {index} of the text ({game.black} v {game.white}): {error.message}"
-            error.details = {**error.details, "game": index, "game_id": game.pk}
+            error.details = {**error.details, "game": index, "game_id": game.pk,
+                             "players": f"{game.black} v {game.white}"}
             raise
     return _write(acting_user=acting_user, tournament=tournament, number=number,
                   entries=[(game, pdn_game, sheet) for (pdn_game, game), sheet in zip(pairs, sheets, strict=True)])
