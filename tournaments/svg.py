@@ -29,12 +29,17 @@ def rating_chart_svg(points: list[tuple[str, int]], *, title: str = "Rating hist
     def y(r: int) -> float:
         return CHART_HEIGHT - PAD + (r - low) * -(CHART_HEIGHT - 2 * PAD) / (high - low)
 
+    def anchor(i: int) -> str:  # the first and last texts stay inside the chart
+        if len(points) == 1:
+            return "middle"
+        return "start" if i == 0 else "end" if i == len(points) - 1 else "middle"
+
     line = " ".join(f"{x(i):.1f},{y(r):.1f}" for i, (_l, r) in enumerate(points))
     dots = "".join(
         f'<circle cx="{x(i):.1f}" cy="{y(r):.1f}" r="4"><title>{escape(label)}: {r}</title></circle>'
-        f'<text x="{x(i):.1f}" y="{y(r) - 8:.1f}" text-anchor="middle" class="value">{r}</text>'
+        f'<text x="{x(i):.1f}" y="{y(r) - 8:.1f}" text-anchor="{anchor(i)}" class="value">{r}</text>'
         for i, (label, r) in enumerate(points))
-    labels = "".join(f'<text x="{x(i):.1f}" y="{CHART_HEIGHT - 10}" text-anchor="middle" class="label">'
+    labels = "".join(f'<text x="{x(i):.1f}" y="{CHART_HEIGHT - 10}" text-anchor="{anchor(i)}" class="label">'
                      f'{escape(label[:18])}</text>' for i, (label, _r) in enumerate(points))
     return (
         f'<svg class="rating-chart" viewBox="0 0 {CHART_WIDTH} {CHART_HEIGHT}" role="img" '
