@@ -5,7 +5,7 @@ Usage (from the project root, PostgreSQL on 127.0.0.1:5432)::
     .venv/bin/python benchmarks/api_moves.py [--pdn ../shared/data/pdn/OCA_2.0.pdn]
         [--clients 16] [--games-per-client 24] [--web-workers 6] [--rate 300] [--seconds 20]
 
-It creates a scratch database ``draughts_bench`` (dropped and made anew), migrates it, starts
+It creates a scratch database ``draughts_bench`` (``--database``; dropped and made anew), migrates it, starts
 the Procfile's web server with the production settings (DEBUG off, PostgreSQL; uWSGI's HTTP
 router with keep-alive in front of preforked workers, ``config/uwsgi.ini``),
 creates one game per client and round through ``POST /api/v1/games/``, and has each client
@@ -178,6 +178,7 @@ class Client:
 
 
 def main() -> int:
+    global BENCH_DB
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--pdn", type=Path, default=DEFAULT_PDN)
     parser.add_argument("--clients", type=int, default=16)
@@ -192,9 +193,13 @@ def main() -> int:
     parser.add_argument("--web-threads", type=int, default=1, help="threads per worker (1: none)")
     parser.add_argument("--server-args", default="", help="more uWSGI options, e.g. '--http-processes 2'")
     parser.add_argument("--admin-url", default="postgresql://postgres@127.0.0.1:5432/postgres")
+    parser.add_argument("--database", default=BENCH_DB,
+                        help="the scratch database, dropped and made anew (another name for runs side by side)")
+    parser.add_argument("--broker", default="redis://127.0.0.1:6379/14", help="the Redis the server publishes on")
     args = parser.parse_args()
 
-    env = scratch_django(BENCH_DB, admin_url=args.admin_url)
+    BENCH_DB = args.database  # process_seconds() tells the scratch database's sessions by its name
+    env = scratch_django(BENCH_DB, admin_url=args.admin_url, broker=args.broker)
     from accounts.roles import Role
     from accounts.services import token_issue, user_create_with_role
     from players.models import Player

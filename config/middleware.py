@@ -90,7 +90,31 @@ class RequestTimedOut(BaseException):
 TIMED_OUT = "The request took too long and was stopped; nothing it would have written was kept. Try again."
 
 
+# Under uWSGI: the deadline (time.monotonic()) of the request in flight in this worker's main
+# thread, 0 between requests. The SIGALRM handler is installed on the worker's first request and
+# stays (nothing else in a worker uses SIGALRM; the master's harakiri does not); the timer is
+# armed for each request and disarmed after it, so that it never goes off in uWSGI's own code
+# between requests (its wait to write a response fails on a poll a signal interrupts).
+_deadline = 0.0
+_alarm_installed = False
+
+
+def _install_alarm() -> None:
+    """Installs the SIGALRM handler of the soft limit in this process (the main thread's)."""
+    global _alarm_installed
+    signal.signal(signal.SIGALRM, _on_alarm)
+    _alarm_installed = True
+
+
 def _on_alarm(signum: int, frame: object) -> None:
+    """Stops the request in flight at its deadline (SIGALRM; Python runs it in the main thread)."""
+    deadline = _deadline
+    if not deadline:
+        return  # between requests: not the limit's
+    left = deadline - time.monotonic()
+    if left > 0:  # early, so not the limit's timer (another sender): the limit stays armed
+        signal.setitimer(signal.ITIMER_REAL, left)
+        return
     raise RequestTimedOut
 
 
@@ -139,8 +163,10 @@ class RequestTimeLimit:
 
     - uWSGI (production's ``web``, ``config/uwsgi.ini``), a request per process in its main
       thread: the soft limit is a SIGALRM timer, whose handler Python runs between bytecodes
-      and inside the regular-expression engine (which checks for signals); the hard one is
-      uWSGI's per-request "user harakiri", enforced by the master (SIGKILL). uWSGI's plain
+      and inside the regular-expression engine (which checks for signals); the handler is
+      installed once per worker, the timer armed and disarmed per request (two system calls).
+      The hard limit is uWSGI's per-request "user harakiri" (a deadline the worker writes in
+      shared memory, no system call), enforced by the master (SIGKILL). uWSGI's plain
       ``harakiri`` is not enough: uWSGI 2.0 pushes its deadline back by the whole limit for
       every chunk of a buffered request body it reads (``inc_harakiri``, ``core/reader.c``),
       so a request with a large body was never killed.
@@ -156,6 +182,7 @@ class RequestTimeLimit:
         self.get_response = get_response
         self.soft = float(getattr(settings, "REQUEST_TIME_LIMIT", 0) or 0)
         self.hard = float(getattr(settings, "REQUEST_HARD_TIME_LIMIT", 0) or 0)
+        self.hard_seconds = int(math.ceil(self.hard))
         self.uwsgi = _uwsgi_module()
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
@@ -176,20 +203,22 @@ class RequestTimeLimit:
             return response
 
     def _call_under_uwsgi(self, request: HttpRequest) -> HttpResponse:
-        if self.hard > 0:
-            self.uwsgi.set_user_harakiri(int(math.ceil(self.hard)))
-        previous = signal.signal(signal.SIGALRM, _on_alarm) if self.soft > 0 else None
+        global _deadline
+        if self.hard > 0:  # a store in uWSGI's shared memory, which the master reads once a second
+            self.uwsgi.set_user_harakiri(self.hard_seconds)
         try:
             if self.soft > 0:
+                if not _alarm_installed:
+                    _install_alarm()
+                _deadline = time.monotonic() + self.soft  # before the timer: it never goes off before it
                 signal.setitimer(signal.ITIMER_REAL, self.soft)
             try:
                 return self.get_response(request)
             finally:
                 if self.soft > 0:
+                    _deadline = 0.0
                     signal.setitimer(signal.ITIMER_REAL, 0)
         finally:
-            if previous is not None:
-                signal.signal(signal.SIGALRM, previous)
             if self.hard > 0:
                 self.uwsgi.set_user_harakiri(0)
 
