@@ -177,6 +177,19 @@ class Client:
         return chunk
 
 
+def create_game(client: Client, players: list, index: int) -> int | None:
+    """Creates the benchmark's game ``index`` (the players taken in turn) through the API; None if refused."""
+    black, white = players[(2 * index) % len(players)], players[(2 * index + 1) % len(players)]
+    status, body = client.post("/api/v1/games/", {
+        "black": black.id, "white": white.id, "rule_set": "standard", "referees": ["bench-referee"],
+        "progress_rule": "forty-move-notice", "repetition_threshold": 4,
+    })
+    if status != 201:
+        print(f"creating a game failed: {status} {body}", file=sys.stderr)
+        return None
+    return body["id"]
+
+
 def main() -> int:
     global BENCH_DB
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -240,15 +253,10 @@ def main() -> int:
         setup = Client(port, director_token)
         game_ids: list[int] = []
         for index in range(total_games):
-            black, white = players[(2 * index) % len(players)], players[(2 * index + 1) % len(players)]
-            status, body = setup.post("/api/v1/games/", {
-                "black": black.id, "white": white.id, "rule_set": "standard", "referees": ["bench-referee"],
-                "progress_rule": "forty-move-notice", "repetition_threshold": 4,
-            })
-            if status != 201:
-                print(f"creating a game failed: {status} {body}", file=sys.stderr)
+            game_id = create_game(setup, players, index)
+            if game_id is None:
                 return 1
-            game_ids.append(body["id"])
+            game_ids.append(game_id)
         setup.close()
 
         pending = list(zip(game_ids, games, strict=True))

@@ -46,7 +46,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from _scratch import processes, scratch_django  # noqa: E402
-from api_moves import DEFAULT_PDN, Client, free_port, real_games  # noqa: E402
+from api_moves import DEFAULT_PDN, Client, create_game, free_port, real_games  # noqa: E402
 
 
 def group_seconds(group: int) -> float:
@@ -191,15 +191,10 @@ def main() -> int:
         setup = Client(servers[0].port, director_token)
         pending = []
         for index, moves in enumerate(games):
-            black, white = players[(2 * index) % len(players)], players[(2 * index + 1) % len(players)]
-            status, body = setup.post("/api/v1/games/", {
-                "black": black.id, "white": white.id, "rule_set": "standard", "referees": ["bench-referee"],
-                "progress_rule": "forty-move-notice", "repetition_threshold": 4,
-            })
-            if status != 201:
-                print(f"creating a game failed: {status} {body}", file=sys.stderr)
+            game_id = create_game(setup, players, index)
+            if game_id is None:
                 return 1
-            pending.append((body["id"], moves))
+            pending.append((game_id, moves))
         setup.close()
         lock = threading.Lock()
         referees = [Referee(pending, lock) for _ in range(args.clients)]

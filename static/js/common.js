@@ -319,3 +319,26 @@ export function entryWords(entry, kinds) {
   var label = (kinds && kinds[entry.kind]) || (entry.kind || "").replace(/_/g, " ");
   return label + (entry.side ? ", " + cap(entry.side) : "") + (entry.law && label.indexOf("Law") < 0 ? " (Law " + entry.law + ")" : "") + ".";
 }
+
+/*
+ * followList(url, onEvent, refresh): a list page that follows a stream (new LiveFeed(url, onEvent))
+ * and reads itself again (refresh()) when the stream comes back after a drop, and every 3 s (with
+ * the feed's back-off) while the stream cannot be held. Returns the feed.
+ */
+export function followList(url, onEvent, refresh) {
+  var wasOpen = false;
+  var feed = new LiveFeed(url, onEvent, function (open) {
+    if (open && wasOpen) {
+      refresh(); // back after a drop: what changed meanwhile
+    }
+    wasOpen = wasOpen || open;
+  });
+  var poll = function () {
+    if (!feed.up()) {
+      refresh();
+    }
+    window.setTimeout(poll, feed.pollDelay(3000));
+  };
+  window.setTimeout(poll, 3000);
+  return feed;
+}

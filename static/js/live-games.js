@@ -14,7 +14,7 @@
  */
 import { DraughtsBoard } from "./board.js";
 import { formatClock } from "./clocks.js";
-import { LiveFeed, pageRefresher } from "./common.js";
+import { followList, pageRefresher } from "./common.js";
 
 /* The clock as templates/tournaments/_clock.html writes it, from the clocks of a game state. */
 function clockText(clocks) {
@@ -85,18 +85,5 @@ if (root) {
     refresh();
   };
 
-  var wasOpen = false;
-  var feed = new LiveFeed("/live/games?all=1", onEvent, function (open) {
-    if (open && wasOpen) {
-      refresh(); // back after a drop: what changed meanwhile
-    }
-    wasOpen = wasOpen || open;
-  });
-  var poll = function () {
-    if (!feed.up()) {
-      refresh();
-    }
-    window.setTimeout(poll, feed.pollDelay(3000));
-  };
-  window.setTimeout(poll, 3000);
+  followList("/live/games?all=1", onEvent, refresh);
 }

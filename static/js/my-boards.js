@@ -7,7 +7,7 @@
  *
  * A native ES module, no build step: templates/tournaments/boards.html loads it.
  */
-import { LiveFeed, pageRefresher } from "./common.js";
+import { followList, pageRefresher } from "./common.js";
 
 var table = document.getElementById("my-boards");
 if (table) {
@@ -15,22 +15,9 @@ if (table) {
     return row.getAttribute("data-game-id");
   });
   var refresh = pageRefresher(table);
-  var wasOpen = false;
-  var feed = new LiveFeed("/live/games?ids=" + ids.join(","), function (event) {
+  followList("/live/games?ids=" + ids.join(","), function (event) {
     if (event.type === "entry" || event.type === "state") {
       refresh();
     }
-  }, function (open) {
-    if (open && wasOpen) {
-      refresh(); // back after a drop: what changed meanwhile
-    }
-    wasOpen = wasOpen || open;
-  });
-  var poll = function () {
-    if (!feed.up()) {
-      refresh();
-    }
-    window.setTimeout(poll, feed.pollDelay(3000));
-  };
-  window.setTimeout(poll, 3000);
+  }, refresh);
 }
