@@ -30,6 +30,7 @@ from tournaments.services.outcomes import (  # noqa: F401
     presence_of,
     scoring_of,
     standings_rows,
+    standings_scope,
 )
 
 
@@ -74,7 +75,8 @@ def standings(tournament: Tournament) -> list[StandingsRow]:
     entries = {e.player_id: e for e in Entry.objects.filter(tournament=tournament).select_related("player")}
     outcomes = match_outcomes(tournament)
     rows = pure.standings(list(entries), match_results(outcomes), tiebreaks=list(tournament.tiebreaks or []),
-                          scoring=scoring_of(tournament))
+                          scoring=scoring_of(tournament), ratings={p: e.player.rating for p, e in entries.items()},
+                          **standings_scope(outcomes))
     return [
         StandingsRow(rank=r.rank, player=entries[r.player].player, points=r.points, tiebreaks=r.tiebreaks,
                      game_points=r.game_points, wins=r.wins, played=r.played,
@@ -127,7 +129,8 @@ def crosstable(tournament: Tournament) -> tuple[list[StandingsRow], list[Crossta
     outcomes = match_outcomes(tournament)
     results = match_results(outcomes)
     scoring = scoring_of(tournament)
-    plain = pure.standings(list(entries), results, tiebreaks=list(tournament.tiebreaks or []), scoring=scoring)
+    plain = pure.standings(list(entries), results, tiebreaks=list(tournament.tiebreaks or []), scoring=scoring,
+                           ratings={p: e.player.rating for p, e in entries.items()}, **standings_scope(outcomes))
     rows = [
         StandingsRow(rank=r.rank, player=entries[r.player].player, points=r.points, tiebreaks=r.tiebreaks,
                      game_points=r.game_points, wins=r.wins, played=r.played,
