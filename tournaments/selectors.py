@@ -5,7 +5,9 @@ Their query counts do not grow with the number of players or rounds; tests pin t
 
 from __future__ import annotations
 
+import hashlib
 import io
+import json
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -306,6 +308,22 @@ def standings_csv(tournament: Tournament) -> str:
                          *[Computed(_fmt(r.tiebreaks.get(n, 0.0))) for n in names],
                          Computed(_fmt(r.game_points)), r.wins, r.played])
     return out.getvalue()
+
+
+def round_broadcast_tag(tournament: Tournament, number: int) -> str:
+    """Returns the entity tag of a round's live PDN: it changes with every entry on any of its games'
+    logs (a move, a ruling, a clock entry, the end) and with the tournament's log (an edit, a
+    correction). One query; nothing of the PDN is built."""
+    rows = list(Game.objects.filter(round__tournament=tournament, round__number=number)
+                .order_by("id").values_list("id", "log_seq", "status", "result"))
+    digest = hashlib.sha256(json.dumps([tournament.pk, tournament.log_seq, rows]).encode()).hexdigest()
+    return f'"{digest[:32]}"'
+
+
+def round_pdn(tournament: Tournament, number: int) -> str:
+    """Returns the games of one round as one PDN file, in board and game order, as far as they are played."""
+    games = tournament_games(tournament).filter(round__number=number)
+    return "\n".join(game_pdn(game).rstrip("\n") + "\n" for game in games)
 
 
 def tournament_pdn(tournament: Tournament) -> str:
