@@ -26,6 +26,7 @@ from tournaments.api import (
     RoundDetailView,
     RoundForfeitView,
     RoundPairingsView,
+    RoundPDNView,
     RoundPublishSlashView,
     RoundPublishView,
     RoundScoresheetsView,
@@ -73,6 +74,7 @@ urlpatterns = [
     path("tournaments/<slug:slug>/standings.csv", StandingsCSVView.as_view(), name="tournament-standings-csv"),
     path("tournaments/<slug:slug>/crosstable.csv", CrosstableCSVView.as_view(), name="tournament-crosstable-csv"),
     path("tournaments/<slug:slug>/pdn", TournamentPDNView.as_view(), name="tournament-pdn"),
+    path("tournaments/<slug:slug>/rounds/<id:number>/pdn", RoundPDNView.as_view(), name="round-pdn"),
     path("tournaments/<slug:slug>/pdn/", TournamentPDNSlashView.as_view()),
     *router.urls,
 ]

@@ -431,6 +431,29 @@ class TournamentPDNView(APIView):
         return _with_head(response, tournament)
 
 
+class RoundPDNView(APIView):
+    """A round's games as PDN, growing as they are played: the live broadcast for relays and
+    other draughts programs. The entity tag changes with every entry on a game's log, so a relay
+    that polls with ``If-None-Match`` gets 304 and nothing else until something happens."""
+
+    @extend_schema(summary="A round's games as PDN, live (ETag, If-None-Match)",
+                   responses={(200, "text/plain"): OpenApiTypes.STR, 304: None, 404: _ERRORS[404]})
+    def get(self, request: Request, slug: str, number: int) -> HttpResponse:
+        tournament = _tournament(slug)
+        status_ = Round.objects.filter(tournament=tournament, number=number).values_list("status", flat=True).first()
+        if status_ is None or status_ == Round.Status.PREVIEW:  # a preview is the director's until published
+            raise services.RoundNotFound(f"Round {number} of {slug} does not exist or is not published yet.")
+        tag = selectors.round_broadcast_tag(tournament, number)
+        if tag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
+            response = HttpResponse(status=304)
+        else:
+            response = HttpResponse(selectors.round_pdn(tournament, number), content_type="text/plain; charset=utf-8")
+            response["Content-Disposition"] = f'inline; filename="{tournament.slug}-round-{number}.pdn"'
+        response["ETag"] = tag
+        response["Cache-Control"] = "no-cache"
+        return response
+
+
 @extend_schema(exclude=True)
 class TournamentPDNSlashView(TournamentPDNView):
     """The same as ``pdn``, with a trailing slash."""

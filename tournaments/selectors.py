@@ -5,7 +5,9 @@ Their query counts do not grow with the number of players or rounds; tests pin t
 
 from __future__ import annotations
 
+import hashlib
 import io
+import json
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -30,6 +32,7 @@ from tournaments.services.outcomes import (  # noqa: F401
     presence_of,
     scoring_of,
     standings_rows,
+    standings_scope,
 )
 
 
@@ -74,7 +77,8 @@ def standings(tournament: Tournament) -> list[StandingsRow]:
     entries = {e.player_id: e for e in Entry.objects.filter(tournament=tournament).select_related("player")}
     outcomes = match_outcomes(tournament)
     rows = pure.standings(list(entries), match_results(outcomes), tiebreaks=list(tournament.tiebreaks or []),
-                          scoring=scoring_of(tournament))
+                          scoring=scoring_of(tournament), ratings={p: e.player.rating for p, e in entries.items()},
+                          **standings_scope(outcomes))
     return [
         StandingsRow(rank=r.rank, player=entries[r.player].player, points=r.points, tiebreaks=r.tiebreaks,
                      game_points=r.game_points, wins=r.wins, played=r.played,
@@ -127,7 +131,8 @@ def crosstable(tournament: Tournament) -> tuple[list[StandingsRow], list[Crossta
     outcomes = match_outcomes(tournament)
     results = match_results(outcomes)
     scoring = scoring_of(tournament)
-    plain = pure.standings(list(entries), results, tiebreaks=list(tournament.tiebreaks or []), scoring=scoring)
+    plain = pure.standings(list(entries), results, tiebreaks=list(tournament.tiebreaks or []), scoring=scoring,
+                           ratings={p: e.player.rating for p, e in entries.items()}, **standings_scope(outcomes))
     rows = [
         StandingsRow(rank=r.rank, player=entries[r.player].player, points=r.points, tiebreaks=r.tiebreaks,
                      game_points=r.game_points, wins=r.wins, played=r.played,
@@ -303,6 +308,22 @@ def standings_csv(tournament: Tournament) -> str:
                          *[Computed(_fmt(r.tiebreaks.get(n, 0.0))) for n in names],
                          Computed(_fmt(r.game_points)), r.wins, r.played])
     return out.getvalue()
+
+
+def round_broadcast_tag(tournament: Tournament, number: int) -> str:
+    """Returns the entity tag of a round's live PDN: it changes with every entry on any of its games'
+    logs (a move, a ruling, a clock entry, the end) and with the tournament's log (an edit, a
+    correction). One query; nothing of the PDN is built."""
+    rows = list(Game.objects.filter(round__tournament=tournament, round__number=number)
+                .order_by("id").values_list("id", "log_seq", "status", "result"))
+    digest = hashlib.sha256(json.dumps([tournament.pk, tournament.log_seq, rows]).encode()).hexdigest()
+    return f'"{digest[:32]}"'
+
+
+def round_pdn(tournament: Tournament, number: int) -> str:
+    """Returns the games of one round as one PDN file, in board and game order, as far as they are played."""
+    games = tournament_games(tournament).filter(round__number=number)
+    return "\n".join(game_pdn(game).rstrip("\n") + "\n" for game in games)
 
 
 def tournament_pdn(tournament: Tournament) -> str:

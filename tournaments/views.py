@@ -31,12 +31,14 @@ from players.models import RATING_MAX, RATING_MIN, Player
 from tournaments import selectors, services
 from tournaments.log import tournament_head_text
 from tournaments.models import Entry, Round, Tournament
-from tournaments.scoring import TIEBREAKS
+from tournaments.scoring.tiebreaks import CATALOGUE, name_of
 from tournaments.serializers import MAX_GAMES_PER_MATCH, MAX_PAIRINGS, MAX_ROUNDS
 from tournaments.svg import position_svg, rating_chart_svg
 
 # --- forms --------------------------------------------------------------------------------------
-
+#: The tiebreaks the form offers: FIDE's catalogue by code, then the draughts ones (the API also takes
+#: the older names buchholz, median_buchholz, sonneborn_berger, head_to_head).
+FORM_TIEBREAKS = [*CATALOGUE, "wins", "game_points"]
 
 CLOCK_CHOICES = [("none", "No clock"), ("per-move", "Per move (Laws 24-25)"),
                  ("moves-in-time", "Moves in time (e.g. 30 moves in 60 minutes)")]
@@ -107,7 +109,7 @@ class TournamentForm(ClockForm):
     rated = forms.BooleanField(required=False)
     referees = forms.CharField(required=False, max_length=STATEMENT_MAX_LENGTH,
                                help_text="Usernames, separated by commas.")
-    tiebreaks = forms.MultipleChoiceField(choices=[(t, t.replace("_", " ")) for t in TIEBREAKS], required=False,
+    tiebreaks = forms.MultipleChoiceField(choices=[(t, f"{name_of(t)} ({t})") for t in FORM_TIEBREAKS], required=False,
                                           widget=forms.CheckboxSelectMultiple,
                                           help_text="In the order listed; none ticked: the format's default.")
 

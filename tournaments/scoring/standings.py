@@ -5,30 +5,27 @@ Conventions (documented choices):
 - A match is won by the player with more game points; match points follow the ``Scoring``
   (default win 2, draw 1, loss 0). A bye scores ``Scoring.bye`` match points and
   ``bye_game_points`` game points; a forfeit (unplayed) scores as given but is not a played
-  game: it counts for neither player's wins/draws/losses, nor for Sonneborn-Berger, nor
-  head-to-head. A forfeit in which nobody is awarded the match (both absent, equal points)
-  is a lost match for both.
-- **Buchholz**: the sum of the final match points of every opponent met over the board. Each
-  unplayed round of the player (bye, forfeit won or lost) counts as a virtual opponent with
-  the player's own final match points (the FIDE 2023 "dummy opponent" rule), so a bye
-  neither helps nor hurts. Opponents' scores are taken as they stand (not adjusted).
-- **Median Buchholz**: Buchholz without the highest and the lowest contribution (``cut`` = 1
-  each way).
-- **Sonneborn-Berger**: over played matches, the opponent's final match points times the
-  player's result (win 1, draw 1/2, loss 0); unplayed rounds add nothing.
-- **Head-to-head**: among players still tied on points and every earlier tiebreak, the match
-  points they scored in played matches against each other (the value shown, when an earlier
-  tiebreak decided, is among all players on the same points).
-- **Wins**: matches won over the board. **Game points**: all game points, unplayed included.
+  game: it counts for neither player's wins/draws/losses. A forfeit in which nobody is awarded
+  the match (both absent, equal points) is a lost match for both.
+- Every round up to the last one played is a round of every player's record: a round he was
+  not paired in (absent, left out after check-in, entered late, withdrawn) is a voluntarily
+  unplayed round with no points. A round whose match is still being played is left out.
+- The tiebreaks are the FIDE catalogue (``tiebreaks.CATALOGUE``: BH with its cuts, SB, PS, DE,
+  WIN, WON, BPG, BWG, ARO, TPR, AOB, KS) with the regulations' rules for unplayed rounds
+  (``tiebreaks.py`` says them), and the draughts ones: ``wins`` (matches won over the board) and
+  ``game_points``. The older names ``buchholz``, ``median_buchholz``, ``sonneborn_berger`` and
+  ``head_to_head`` are computed as BH, BH-M1, SB and DE.
 """
 
 from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+
+from tournaments.scoring.tiebreaks import CATALOGUE, Context, Round, canonical, direct_encounter, values
 
 
 class Kind(StrEnum):
@@ -61,6 +58,10 @@ class MatchResult:
     a_points: float = 0
     b_points: float = 0
     kind: str = Kind.PLAYED
+    a_black_games: int = 0
+    a_black_wins: int = 0
+    b_black_games: int = 0
+    b_black_wins: int = 0
 
 
 def match_points(result: MatchResult, player: int, scoring: Scoring) -> float:
@@ -84,6 +85,7 @@ TIEBREAKS = (
     "head_to_head",
     "wins",
     "game_points",
+    *CATALOGUE,
 )
 
 
@@ -97,6 +99,8 @@ class CrossEntry:
     opponent_game_points: float
     match_points: float
     kind: str
+    black_games: int = 0
+    black_wins: int = 0
 
 
 @dataclass(slots=True)
@@ -129,10 +133,12 @@ def _records(results: Iterable[MatchResult], scoring: Scoring) -> dict[int, list
         if kind is Kind.BYE:
             raise ValueError("a bye has no opponent")
         records[r.a].append(
-            CrossEntry(r.round, r.b, r.a_points, r.b_points, match_points(r, r.a, scoring), kind)
+            CrossEntry(r.round, r.b, r.a_points, r.b_points, match_points(r, r.a, scoring), kind,
+                       r.a_black_games, r.a_black_wins)
         )
         records[r.b].append(
-            CrossEntry(r.round, r.a, r.b_points, r.a_points, match_points(r, r.b, scoring), kind)
+            CrossEntry(r.round, r.a, r.b_points, r.a_points, match_points(r, r.b, scoring), kind,
+                       r.b_black_games, r.b_black_wins)
         )
     for entries in records.values():
         entries.sort(key=lambda e: e.round)
@@ -149,18 +155,50 @@ def crosstable(
     }
 
 
+def _fraction(match_points: float, scoring: Scoring) -> float:
+    """Returns the result a number of match points stands for: won 1, drawn 1/2, lost 0."""
+    if match_points == scoring.win:
+        return 1.0
+    if match_points == scoring.draw:
+        return 0.5
+    return 0.0
+
+
+def _rounds_of(entries: list[CrossEntry], last: int, pending: set[int], scoring: Scoring) -> list[Round]:
+    """Returns a player's record for the tiebreaks: every round to ``last`` but those still played."""
+    by_round = {e.round: e for e in entries}
+    out = []
+    for number in range(1, max(last, max(by_round, default=0)) + 1):
+        e = by_round.get(number)
+        if e is None:
+            if number not in pending:  # not paired in this round: voluntarily unplayed, no points
+                out.append(Round(number, 0.0, None, played=False, voluntary=True, fraction=0.0))
+            continue
+        fraction = _fraction(e.match_points, scoring)
+        played = e.kind == Kind.PLAYED
+        voluntary = e.kind == Kind.FORFEIT and e.game_points <= e.opponent_game_points  # a forfeit lost
+        out.append(Round(number, e.match_points, e.opponent, played=played, voluntary=voluntary,
+                         fraction=fraction, black_games=e.black_games, black_wins=e.black_wins))
+    return out
+
+
 def standings(
     results: Iterable[MatchResult],
     players: Sequence[int] = (),
     *,
     scoring: Scoring | None = None,
     tiebreaks: Sequence[str] = ("sonneborn_berger", "buchholz", "wins", "game_points"),
-    median_cut: int = 1,
+    rounds: int | None = None,
+    in_progress: Collection[tuple[int, int]] = (),
+    ratings: Mapping[int, int | None] | None = None,
 ) -> list[StandingRow]:
     """Returns the standings: by match points, then ``tiebreaks`` in order; equal rows share a rank.
 
     ``players`` lists everybody (so a player with no result still appears); the rest come from
-    ``results``. Ties left after every tiebreak are listed by player id.
+    ``results``. ``rounds`` is the number of rounds played so far (default: the last round of
+    the results); ``in_progress`` the (round, player) pairs of matches still being played,
+    left out rather than counted unplayed; ``ratings`` the players' ratings (for ARO, TPR).
+    Ties left after every tiebreak are listed by player id.
     """
     scoring = scoring or Scoring()
     for t in tiebreaks:
@@ -168,20 +206,17 @@ def standings(
             raise ValueError(f"unknown tiebreak {t!r}; choose from {', '.join(TIEBREAKS)}")
     records = _records(list(results), scoring)
     everyone = sorted(set(players) | set(records))
+    last = rounds if rounds is not None else max((e.round for es in records.values() for e in es), default=0)
+    pending: dict[int, set[int]] = defaultdict(set)
+    for number, player in in_progress:
+        pending[player].add(number)
     points = {p: math.fsum(e.match_points for e in records.get(p, [])) for p in everyone}  # correctly rounded
-
-    def contributions(p: int) -> list[float]:
-        return [
-            points[e.opponent] if e.kind == Kind.PLAYED and e.opponent is not None else points[p]
-            for e in records.get(p, [])
-        ]
-
-    def result_fraction(mp: float) -> float:
-        if mp == scoring.win:
-            return 1.0
-        if mp == scoring.draw:
-            return 0.5
-        return 0.0
+    context = Context(
+        rounds={p: _rounds_of(records.get(p, []), last, pending[p], scoring) for p in everyone},
+        score=points, ratings={p: r for p, r in (ratings or {}).items() if r is not None},
+        win=scoring.win, draw=scoring.draw, round_count=last,
+    )
+    computed = values([t for t in tiebreaks if t not in ("wins", "game_points")], context)
 
     rows: dict[int, StandingRow] = {}
     for p in everyone:
@@ -201,44 +236,26 @@ def standings(
                 else:
                     row.losses += 1
         row.game_points = float(sum(e.game_points for e in entries))
-        contrib = sorted(contributions(p))
-        values = {
-            "sonneborn_berger": sum(
-                points[e.opponent] * result_fraction(e.match_points)
-                for e in entries
-                if e.kind == Kind.PLAYED and e.opponent is not None
-            ),
-            "buchholz": sum(contrib),
-            "median_buchholz": sum(contrib[median_cut : len(contrib) - median_cut])
-            if len(contrib) > 2 * median_cut
-            else 0.0,
-            "wins": row.wins,
-            "game_points": row.game_points,
-        }
-        row.tiebreaks = {t: float(values[t]) for t in tiebreaks if t != "head_to_head"}
+        own = {"wins": float(row.wins), "game_points": row.game_points}
+        row.tiebreaks = {t: own[t] if t in own else computed[t][p] for t in tiebreaks if canonical(t) != "DE"}
         rows[p] = row
 
-    def head_to_head(group: list[int]) -> None:
-        members = set(group)
-        for p in group:
-            rows[p].tiebreaks["head_to_head"] = float(
-                sum(
-                    e.match_points
-                    for e in records.get(p, [])
-                    if e.kind == Kind.PLAYED and e.opponent in members
-                )
-            )
-
-    # Sort group by group so head-to-head is computed only among the players still tied.
+    # Sort group by group, so that direct encounter is decided among the players still tied.
     def split(group: list[int], level: int) -> list[list[int]]:
         if len(group) == 1 or level == len(tiebreaks):
             return [sorted(group)]
         name = tiebreaks[level]
-        if name == "head_to_head":
-            head_to_head(group)
+        keys: dict[int, float]
+        if canonical(name) == "DE":
+            shown, place = direct_encounter(group, context)
+            for p in group:
+                rows[p].tiebreaks[name] = shown[p]
+            keys = {p: -place[p] for p in group}
+        else:
+            keys = {p: rows[p].tiebreaks[name] for p in group}
         buckets: dict[float, list[int]] = defaultdict(list)
         for p in group:
-            buckets[rows[p].tiebreaks[name]].append(p)
+            buckets[keys[p]].append(p)
         out: list[list[int]] = []
         for value in sorted(buckets, reverse=True):
             out.extend(split(buckets[value], level + 1))
@@ -247,10 +264,13 @@ def standings(
     by_points: dict[float, list[int]] = defaultdict(list)
     for p in everyone:
         by_points[points[p]].append(p)
+    direct = [t for t in tiebreaks if canonical(t) == "DE"]
     ordered: list[StandingRow] = []
     for value in sorted(by_points, reverse=True):
-        if "head_to_head" in tiebreaks:
-            head_to_head(by_points[value])  # shown value when an earlier tiebreak decides
+        for name in direct:  # the value shown when an earlier tiebreak decides: among all on these points
+            shown, _place = direct_encounter(by_points[value], context)
+            for p in by_points[value]:
+                rows[p].tiebreaks[name] = shown[p]
         for tied in split(by_points[value], 0):
             rank = len(ordered) + 1
             for p in tied:

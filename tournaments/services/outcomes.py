@@ -142,22 +142,41 @@ def scoring_of(tournament: Tournament) -> pure.Scoring:
 
 
 def match_results(outcomes: dict[int, MatchOutcome]) -> list[pure.MatchResult]:
-    """Returns the decided matches as the scoring functions take them."""
+    """Returns the decided matches as the scoring functions take them (with the games each
+    player played and won with Black)."""
     results = []
     for o in outcomes.values():
         if not o.complete:
             continue
+        black = {o.one: [0, 0], o.two: [0, 0]}
+        for _game_id, black_player, _white, result in o.results:
+            if result is None or black_player not in black:
+                continue
+            black[black_player][0] += 1
+            black[black_player][1] += result == Game.Result.BLACK_WINS
         results.append(pure.MatchResult(round=o.round, a=o.one, b=o.two, a_points=o.game_points_one,
-                                        b_points=o.game_points_two, kind=o.kind))
+                                        b_points=o.game_points_two, kind=o.kind,
+                                        a_black_games=black[o.one][0], a_black_wins=black[o.one][1],
+                                        b_black_games=black[o.two][0] if o.two else 0,
+                                        b_black_wins=black[o.two][1] if o.two else 0))
     return results
+
+
+def standings_scope(outcomes: dict[int, MatchOutcome]) -> dict:
+    """Returns what the tiebreaks need besides the results: the rounds played so far (a round
+    not paired in counts as unplayed up to there) and the matches still being played (left out)."""
+    return {
+        "rounds": max((o.round for o in outcomes.values()), default=0),
+        "in_progress": [(o.round, p) for o in outcomes.values() if not o.complete for p in (o.one, o.two) if p],
+    }
 
 
 def standings_rows(tournament: Tournament) -> list[pure.StandingRow]:
     """Returns the plain standings (player ids) of the tournament. Three queries."""
-    players = list(Entry.objects.filter(tournament=tournament).values_list("player_id", flat=True))
+    ratings = dict(Entry.objects.filter(tournament=tournament).values_list("player_id", "player__rating"))
     outcomes = match_outcomes(tournament)
-    return pure.standings(players, match_results(outcomes), tiebreaks=list(tournament.tiebreaks or []),
-                          scoring=scoring_of(tournament))
+    return pure.standings(list(ratings), match_results(outcomes), tiebreaks=list(tournament.tiebreaks or []),
+                          scoring=scoring_of(tournament), ratings=ratings, **standings_scope(outcomes))
 
 
 def next_round_number(tournament: Tournament) -> int:

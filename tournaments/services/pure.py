@@ -123,8 +123,12 @@ def ballots_draw(used: list[int], seed: int, count: int) -> list[dict[str, Any]]
 
 
 def standings(players: list[int], results: list[MatchResult], *, tiebreaks: list[str],
-              scoring: Scoring) -> list[StandingRow]:
-    """Ranks the players by match points and then the tiebreaks in order; adds game points and wins."""
+              scoring: Scoring, rounds: int | None = None, in_progress: list[tuple[int, int]] | None = None,
+              ratings: dict[int, int | None] | None = None) -> list[StandingRow]:
+    """Ranks the players by match points and then the tiebreaks in order; adds game points and wins.
+
+    ``rounds``, ``in_progress`` and ``ratings`` are the scoring package's (unplayed rounds, ARO, TPR).
+    """
     game_points = dict.fromkeys(players, 0.0)
     for r in results:
         if r.b is None:
@@ -132,7 +136,8 @@ def standings(players: list[int], results: list[MatchResult], *, tiebreaks: list
         else:
             game_points[r.a] = game_points.get(r.a, 0.0) + r.a_points
             game_points[r.b] = game_points.get(r.b, 0.0) + r.b_points
-    rows = scoring_standings(results, players, scoring=scoring, tiebreaks=tiebreaks)
+    rows = scoring_standings(results, players, scoring=scoring, tiebreaks=tiebreaks, rounds=rounds,
+                             in_progress=in_progress or (), ratings=ratings)
     return [StandingRow(player=r.player, points=r.points, tiebreaks=dict(r.tiebreaks),
                         game_points=game_points.get(r.player, 0.0), wins=r.wins, played=r.played, rank=r.rank)
             for r in rows]
