@@ -113,12 +113,17 @@ def _bye_eligible(p: DutchPlayer, system: PointSystem) -> bool:
 
 
 class _Matcher:
-    """A complete graph with integer weights (0: no edge) and its maximum-weight matching."""
+    """A complete graph with integer weights (0: no edge) and its maximum-weight matching.
+
+    A finalized pair is taken out of the graph (its edge is the heaviest and its players have
+    no other edge, so every maximum matching holds it): later matchings are smaller.
+    """
 
     def __init__(self, n: int):
         self.n = n
         self.w = [[0] * n for _ in range(n)]
         self.mate = list(range(n))
+        self.fixed: dict[int, int] = {}
 
     def set(self, a: int, b: int, weight: int) -> None:
         self.w[a][b] = weight
@@ -126,20 +131,24 @@ class _Matcher:
 
     def compute(self) -> list[int]:
         g = nx.Graph()
-        g.add_nodes_from(range(self.n))
+        active = [v for v in range(self.n) if v not in self.fixed]
+        g.add_nodes_from(active)
         w = self.w
-        for a in range(self.n):
+        for i, a in enumerate(active):
             row = w[a]
-            for b in range(a + 1, self.n):
+            for b in active[i + 1 :]:
                 if row[b] > 0:
                     g.add_edge(a, b, weight=row[b])
         mate = list(range(self.n))
+        for a, b in self.fixed.items():
+            mate[a] = b
         for a, b in nx.max_weight_matching(g):
             mate[a], mate[b] = b, a
         self.mate = mate
         return mate
 
     def finalize(self, a: int, b: int, weight: int) -> None:
+        self.fixed[a], self.fixed[b] = b, a
         for u in range(self.n):
             if u != a:
                 self.set(a, u, weight if u == b else 0)
@@ -182,9 +191,7 @@ class _Round:
         return self.played_rounds >= self.rounds_total - 1 and (a.score > top or b.score > top)
 
 
-def _colour_bits(
-    w: int, p: DutchPlayer, o: DutchPlayer, mask: bool, bits: int
-) -> int:
+def _colour_bits(w: int, p: DutchPlayer, o: DutchPlayer, mask: bool, bits: int) -> int:
     w <<= bits
     w |= mask and (not p.absolute_imbalance or not o.absolute_imbalance or p.preference != o.preference)
     w <<= bits
@@ -429,7 +436,7 @@ def pair_round(rd: _Round) -> list[DutchPair]:
             for sm in range(lg):
                 m.set(bracket[lg], bracket[sm], base[lg][sm])
 
-        def ewc(sm: int, lg: int, sm_rem: int, rem_pairs: int) -> int:
+        def ewc(sm: int, lg: int, sm_rem: int, rem_pairs: int, base: list[list[int]] = base) -> int:
             r = base[lg][sm]
             if r:
                 addend = int(sm_rem < rem_pairs)
@@ -439,8 +446,8 @@ def pair_round(rd: _Round) -> list[DutchPair]:
                 r += addend
             return r
 
-        def in_bracket(v: int) -> bool:
-            return sg_begin_vertex <= v < nsgb_vertex
+        def in_bracket(v: int, low: int = sg_begin_vertex, high: int = nsgb_vertex) -> bool:
+            return low <= v < high
 
         mate = m.compute()
         # Which moved-down players are paired in this bracket.
@@ -512,8 +519,9 @@ def pair_round(rd: _Round) -> list[DutchPair]:
                 m.set(bracket[pi], ov, ewc(pi, oi, idx, rem_pairs))
         mate = m.compute()
 
-        def is_s1(v: int) -> bool:
-            return v < mate[v] < nsgb_vertex
+        def is_s1(v: int, high: int = nsgb_vertex) -> bool:
+            """Says whether ``v`` is paired, in the matching, with a later player of the bracket."""
+            return v < m.mate[v] < high
 
         exchanges = 0
         if remainder:
@@ -622,7 +630,9 @@ def pair_round(rd: _Round) -> list[DutchPair]:
     return result
 
 
-def round_of(t: TrfTournament, *, rounds_total: int | None = None, initial_colour: str | None = None) -> _Round:
+def round_of(
+    t: TrfTournament, *, rounds_total: int | None = None, initial_colour: str | None = None
+) -> _Round:
     """Builds what the pairing of the next round needs from a tournament cut after the rounds played.
 
     The round to pair is the first one not paired: players whose line already holds it (a
@@ -671,7 +681,9 @@ def _colour_data_upto(p: DutchPlayer, played: int) -> None:
 
 
 def _bye_eligible_upto(p: DutchPlayer, system: PointSystem, played: int) -> bool:
-    return not any(not r.played and (r.points(system) >= system.win or r.is_pairing_bye) for r in p.rounds[:played])
+    return not any(
+        not r.played and (r.points(system) >= system.win or r.is_pairing_bye) for r in p.rounds[:played]
+    )
 
 
 def infer_initial_colour(t: TrfTournament) -> str | None:
@@ -715,3 +727,107 @@ def sort_pairs(pairs: Sequence[DutchPair], rd_players: dict[int, DutchPlayer]) -
 
 
 Explain = Callable[[DutchPair], str]
+
+
+CRITERIA = (
+    ("C1", "no rematch"),
+    ("C3", "no two players with the same absolute colour preference"),
+    ("C2", "the pairing-allocated bye goes to an eligible player"),
+    ("C6", "fewest downfloaters, settled from the top score group down"),
+    ("C7", "lowest scores of the downfloaters (and of the bye)"),
+    ("C10", "fewest absolute colour imbalances left"),
+    ("C11", "fewest absolute colour preferences violated"),
+    ("C12", "most colour preferences satisfied"),
+    ("C13", "most strong colour preferences satisfied"),
+    ("C14", "fewest downfloaters who also floated down in the previous round"),
+    ("C15", "fewest upfloaters who also floated up in the previous round"),
+    ("C16", "fewest downfloaters who also floated down two rounds before"),
+    ("C17", "fewest upfloaters who also floated up two rounds before"),
+)
+
+
+def criteria_profile(rd: _Round, pairs: Sequence[DutchPair]) -> dict[str, tuple]:
+    """Returns, criterion by criterion (``CRITERIA``), what the pairing costs: lower is better."""
+    by = rd.by_number
+    groups = sorted({p.score for p in rd.players}, reverse=True)
+    out: dict[str, tuple] = {k: (0,) for k, _ in CRITERIA}
+    counts = dict.fromkeys(("C1", "C3", "C2", "C10", "C11", "C12", "C13", "C14", "C15", "C16", "C17"), 0)
+    floaters = dict.fromkeys(groups, 0)
+    for pair in pairs:
+        a = by[pair.white]
+        if pair.black is None:
+            counts["C2"] += not a.bye_eligible
+            floaters[a.score] += 1
+            continue
+        b = by[pair.black]
+        hi, lo = (a, b) if not _lower(a, b) else (b, a)
+        counts["C1"] += b.number in rd.forbidden.get(a.number, ())
+        counts["C3"] += not rd.compatible(a, b) and b.number not in rd.forbidden.get(a.number, ())
+        if hi.score > lo.score:
+            floaters[hi.score] += 1
+        same = a.preference is not None and a.preference == b.preference
+        counts["C10"] += same and a.absolute_imbalance and b.absolute_imbalance
+        counts["C11"] += same and a.absolute_preference and b.absolute_preference
+        counts["C12"] += same
+        counts["C13"] += same and (a.strong or a.absolute_preference) and (b.strong or b.absolute_preference)
+        for back, down, up in ((1, "C14", "C15"), (2, "C16", "C17")):
+            if rd.played_rounds >= back and hi.score > lo.score:
+                counts[down] += rd.float_of(hi, back) == FLOAT_DOWN
+                counts[up] += rd.float_of(lo, back) == FLOAT_UP
+    for key, value in counts.items():
+        out[key] = (value,)
+    out["C6"] = tuple(floaters[g] for g in groups)
+    out["C7"] = tuple(-g for g in groups if floaters[g])
+    return out
+
+
+def deciding_criterion(rd: _Round, ours: Sequence[DutchPair], theirs: Sequence[DutchPair]) -> str:
+    """Names the first criterion on which ``theirs`` differs from ``ours`` (better or worse)."""
+    if {frozenset((p.white, p.black)) for p in ours} == {frozenset((p.white, p.black)) for p in theirs}:
+        return "E (colour allocation)"
+    a, b = criteria_profile(rd, ours), criteria_profile(rd, theirs)
+    for key, name in CRITERIA:
+        if a[key] != b[key]:
+            word = "worse" if b[key] > a[key] else "better"
+            return f"{key} ({name}): {word} than the Dutch pairing"
+    return "B (same criteria: transpositions and exchanges inside a bracket)"
+
+
+def check_tournament(t: TrfTournament, *, rounds_total: int | None = None) -> list[str]:
+    """Checks every round of ``t`` against the Dutch system; returns one line per round that differs."""
+    total = rounds_total or t.rounds_total or t.rounds_played
+    initial = t.initial_colour or infer_initial_colour(t)
+    problems = []
+    for k in range(1, t.rounds_played + 1):
+        rd = round_of(t.cut(k - 1), rounds_total=total, initial_colour=initial)
+        theirs = file_pairs(t, k)
+        try:
+            ours = pair_round(rd)
+        except PairingError as exc:
+            problems.append(f"round {k}: {exc}")
+            continue
+        if set(ours) != set(theirs):
+            problems.append(f"round {k}: {deciding_criterion(rd, ours, theirs)}")
+    return problems
+
+
+def file_pairs(t: TrfTournament, k: int) -> list[DutchPair]:
+    """Returns the pairs of round ``k`` as the file records them (the U bye included)."""
+    out = []
+    for p in t.players:
+        if len(p.rounds) < k:
+            continue
+        r = p.rounds[k - 1]
+        if r.opponent is not None and (r.colour == WHITE or (r.colour is None and p.number < r.opponent)):
+            out.append(DutchPair(p.number, r.opponent))
+        elif r.opponent is None and r.paired:
+            out.append(DutchPair(p.number, None))
+    return out
+
+
+if __name__ == "__main__":  # pragma: no cover - the command line, tested through main()
+    import sys
+
+    from tournaments.pairing.dutch_cli import main
+
+    sys.exit(main())

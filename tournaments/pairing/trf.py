@@ -181,7 +181,9 @@ def _player(line: str, filename: str, lineno: int) -> TrfPlayer:
         block = line[start : start + 8].ljust(8)
         col = start + 1
         if line[start + 8 : start + 10].strip():
-            raise TrfError("round blocks are 10 columns apart", filename=filename, line=lineno, column=start + 9)
+            raise TrfError(
+                "round blocks are 10 columns apart", filename=filename, line=lineno, column=start + 9
+            )
         opp_text, colour, result = block[0:4], block[5], block[7].upper()
         if block[4] != " " or block[6] != " ":
             raise TrfError(f"bad round block {block!r}", filename=filename, line=lineno, column=col)
@@ -194,11 +196,17 @@ def _player(line: str, filename: str, lineno: int) -> TrfPlayer:
             if opponent == number:
                 raise TrfError("a player cannot meet himself", filename=filename, line=lineno, column=col)
         if colour not in "wb- ":
-            raise TrfError(f"colour {colour!r} is not w, b or -", filename=filename, line=lineno, column=col + 5)
+            raise TrfError(
+                f"colour {colour!r} is not w, b or -", filename=filename, line=lineno, column=col + 5
+            )
         if result not in RESULTS:
-            raise TrfError(f"result {result!r} is not a TRF result", filename=filename, line=lineno, column=col + 7)
+            raise TrfError(
+                f"result {result!r} is not a TRF result", filename=filename, line=lineno, column=col + 7
+            )
         if opponent is None and result not in BYE_RESULTS and result not in "+- ":
-            raise TrfError(f"result {result!r} needs an opponent", filename=filename, line=lineno, column=col + 7)
+            raise TrfError(
+                f"result {result!r} needs an opponent", filename=filename, line=lineno, column=col + 7
+            )
         if opponent is not None and result in BYE_RESULTS:
             raise TrfError(f"bye {result!r} with an opponent", filename=filename, line=lineno, column=col + 7)
         if opponent is not None and result in PLAYED_RESULTS and colour not in "wb":
@@ -261,7 +269,14 @@ def parse_trf(text: str, filename: str = "<trf>") -> TrfTournament:
             )
         elif code in ("BBW", "BBD", "BBL", "BBZ", "BBF", "BBU"):
             value = _tenths(line[4:12], "points", filename, lineno, 5)
-            name = {"BBW": "win", "BBD": "draw", "BBL": "loss", "BBZ": "zero_bye", "BBF": "forfeit_loss", "BBU": "bye"}[code]
+            name = {
+                "BBW": "win",
+                "BBD": "draw",
+                "BBL": "loss",
+                "BBZ": "zero_bye",
+                "BBF": "forfeit_loss",
+                "BBU": "bye",
+            }[code]
             points = replace(points, **{name: value})
             if code == "BBW" and not bye_set:
                 points = replace(points, bye=value)
@@ -269,7 +284,10 @@ def parse_trf(text: str, filename: str = "<trf>") -> TrfTournament:
         elif code == "260":
             first = _int(line[4:7], "first round", filename, lineno, 5)
             last = _int(line[8:11], "last round", filename, lineno, 9)
-            who = frozenset(_int(line[i : i + 4], "player", filename, lineno, i + 1) for i in range(12, len(line.rstrip()), 5))
+            who = frozenset(
+                _int(line[i : i + 4], "player", filename, lineno, i + 1)
+                for i in range(12, len(line.rstrip()), 5)
+            )
             forbidden.append((first, last, who))
         elif code == "XXP":
             who = frozenset(int(w) for w in line[3:].split() if w.isdigit())
@@ -335,7 +353,13 @@ def write_trf(t: TrfTournament, *, line_end: str = "\r") -> str:
         out.append(f"XXC {'white1' if t.initial_colour == WHITE else 'black1'}")
     for p in t.players:
         head = (p.line[:80] if p.line else f"001 {p.number:>4}      {p.name:<33}{p.rating:>4}").ljust(80)
-        head = head[:4] + f"{p.number:>4}" + head[8:48] + (f"{p.rating:>4}" if p.rating else "    ") + head[52:80]
+        head = (
+            head[:4]
+            + f"{p.number:>4}"
+            + head[8:48]
+            + (f"{p.rating:>4}" if p.rating else "    ")
+            + head[52:80]
+        )
         blocks = "".join("  " + r.text() for r in p.rounds)
         out.append(f"{head}{_score_text(p.points):>4} {p.rank or p.number:>4}{blocks}")
     out.append("")
