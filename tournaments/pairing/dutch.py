@@ -36,8 +36,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-import networkx as nx
-
+from tournaments.pairing._blossom import max_weight_matching
 from tournaments.pairing.trf import BLACK, WHITE, PointSystem, TrfRound, TrfTournament
 from tournaments.pairing.types import PairingError
 
@@ -130,20 +129,14 @@ class _Matcher:
         self.w[b][a] = weight
 
     def compute(self) -> list[int]:
-        g = nx.Graph()
         active = [v for v in range(self.n) if v not in self.fixed]
-        g.add_nodes_from(active)
         w = self.w
-        for i, a in enumerate(active):
-            row = w[a]
-            for b in active[i + 1 :]:
-                if row[b] > 0:
-                    g.add_edge(a, b, weight=row[b])
+        graph = {a: {b: w[a][b] for b in active if w[a][b] > 0} for a in active}
         mate = list(range(self.n))
         for a, b in self.fixed.items():
             mate[a] = b
-        for a, b in nx.max_weight_matching(g):
-            mate[a], mate[b] = b, a
+        for a, b in max_weight_matching(graph).items():
+            mate[a] = b
         self.mate = mate
         return mate
 

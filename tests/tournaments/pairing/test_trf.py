@@ -78,7 +78,9 @@ def test_a_bad_round_block_is_refused_with_its_line_and_column(rounds, column, r
 
 
 def test_a_game_the_opponent_does_not_record_is_refused():
-    text = "\r".join([_line(1, "1.0", "     2 w 1"), _line(2, "0.0", "     3 b 0"), _line(3, "0.0", "     2 w 1")])
+    text = "\r".join(
+        [_line(1, "1.0", "     2 w 1"), _line(2, "0.0", "     3 b 0"), _line(3, "0.0", "     2 w 1")]
+    )
     with pytest.raises(TrfError, match="round 1 of player 1 contradicts the line of player 2"):
         parse_trf(text, "x.trf")
 
