@@ -115,7 +115,10 @@ class _Matcher:
     """A complete graph with integer weights (0: no edge) and its maximum-weight matching.
 
     A finalized pair is taken out of the graph (its edge is the heaviest and its players have
-    no other edge, so every maximum matching holds it): later matchings are smaller.
+    no other edge, so every maximum matching holds it): later matchings are smaller. And the
+    matching is not computed again when the weights changed since the last one cannot have
+    made another matching heavier (``_still_optimal``): the pairing asks for a matching after
+    every small step, and most steps confirm the one it has.
     """
 
     def __init__(self, n: int):
@@ -123,12 +126,42 @@ class _Matcher:
         self.w = [[0] * n for _ in range(n)]
         self.mate = list(range(n))
         self.fixed: dict[int, int] = {}
+        self.changed: dict[tuple[int, int], int] = {}
+        self.computed = False
 
     def set(self, a: int, b: int, weight: int) -> None:
+        key = (a, b) if a < b else (b, a)
+        if key not in self.changed:
+            self.changed[key] = self.w[a][b]
         self.w[a][b] = weight
         self.w[b][a] = weight
 
+    def _still_optimal(self) -> bool:
+        """Says whether the last matching M is still a maximum one after the weight changes.
+
+        True when no edge of M got lighter and no edge outside M got heavier (a matching gains
+        at most what M gains), or when every change touches one vertex v and v's edge in M
+        gained at least as much as any other edge of v (and did not lose).
+        """
+        mate, w = self.mate, self.w
+        deltas = [(a, b, w[a][b] - old) for (a, b), old in self.changed.items() if w[a][b] != old]
+        if all((d > 0) == (mate[a] == b) for a, b, d in deltas):
+            return True
+        common = {deltas[0][0], deltas[0][1]}
+        for a, b, _ in deltas[1:]:
+            common &= {a, b}
+            if not common:
+                return False
+        for v in common:
+            at_mate = next((d for a, b, d in deltas if {a, b} == {v, mate[v]}), 0) if mate[v] != v else 0
+            if at_mate >= 0 and all(d <= at_mate for _, _, d in deltas):
+                return True
+        return False
+
     def compute(self) -> list[int]:
+        if self.computed and self._still_optimal():
+            self.changed.clear()
+            return self.mate
         active = [v for v in range(self.n) if v not in self.fixed]
         w = self.w
         graph = {a: {b: w[a][b] for b in active if w[a][b] > 0} for a in active}
@@ -138,6 +171,8 @@ class _Matcher:
         for a, b in max_weight_matching(graph).items():
             mate[a] = b
         self.mate = mate
+        self.changed.clear()
+        self.computed = True
         return mate
 
     def finalize(self, a: int, b: int, weight: int) -> None:
