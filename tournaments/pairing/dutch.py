@@ -139,22 +139,23 @@ class _Matcher:
     def _still_optimal(self) -> bool:
         """Says whether the last matching M is still a maximum one after the weight changes.
 
-        True when no edge of M got lighter and no edge outside M got heavier (a matching gains
-        at most what M gains), or when every change touches one vertex v and v's edge in M
-        gained at least as much as any other edge of v (and did not lose).
+        True when no edge of M got lighter and no edge outside M got heavier (then a matching
+        gains at most what M gains); or when that holds for every edge but those of one vertex
+        v, and v's edge in M (none: 0) gained at least as much as any other edge of v, and did
+        not lose (then a matching gains at v at most what M gains there).
         """
         mate, w = self.mate, self.w
         deltas = [(a, b, w[a][b] - old) for (a, b), old in self.changed.items() if w[a][b] != old]
-        if all((d > 0) == (mate[a] == b) for a, b, d in deltas):
+        wrong = [(a, b) for a, b, d in deltas if (d > 0) != (mate[a] == b)]
+        if not wrong:
             return True
-        common = {deltas[0][0], deltas[0][1]}
-        for a, b, _ in deltas[1:]:
-            common &= {a, b}
-            if not common:
-                return False
-        for v in common:
-            at_mate = next((d for a, b, d in deltas if {a, b} == {v, mate[v]}), 0) if mate[v] != v else 0
-            if at_mate >= 0 and all(d <= at_mate for _, _, d in deltas):
+        hubs = set(wrong[0])
+        for a, b in wrong[1:]:
+            hubs &= {a, b}
+        for v in hubs:
+            at_v = [(a, b, d) for a, b, d in deltas if v in (a, b)]
+            at_mate = next((d for a, b, d in at_v if mate[v] in (a, b) and mate[v] != v), 0)
+            if at_mate >= 0 and all(d <= at_mate for _, _, d in at_v):
                 return True
         return False
 
