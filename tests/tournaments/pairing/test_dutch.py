@@ -135,3 +135,16 @@ def test_a_file_that_cannot_be_read_is_refused_with_its_line(tmp_path, capsys):
     )
     assert main(["--dutch", str(bad), "-c"]) == 2
     assert f"{bad}:2:97: colour 'q'" in capsys.readouterr().err
+
+
+def test_a_prohibited_pairing_is_never_made():
+    t = read_trf(str(DATA / "t0032.trf"))
+    initial = infer_initial_colour(t)
+    first = file_pairs(t, 1)
+    a, b = first[0].white, first[0].black
+    assert DutchPair(a, b) in pair_round(round_of(t.cut(0), rounds_total=6, initial_colour=initial))
+    text = write_trf(replace(t.cut(0), rounds_total=6, initial_colour=initial)).rstrip("\r")
+    prohibited = parse_trf(text + f"\r260   1   6 {a:>4} {b:>4}\r")
+    pairs = pair_round(round_of(prohibited))
+    assert all({p.white, p.black} != {a, b} for p in pairs)
+    assert len(pairs) == len(first)
