@@ -1,0 +1,75 @@
+"""Measures the Dutch system's pairing time per round on a large Swiss.
+
+Usage (from the project root)::
+
+    .venv/bin/python benchmarks/dutch.py [--players 1000] [--rounds 9] [--seed 1] [--draws 0.35]
+
+Builds a tournament of ``--players`` players (ratings spread from 2600 down), pairs round after
+round with ``tournaments.pairing.dutch`` and random results (the higher-rated player wins more
+often; ``--draws`` of the games are drawn), and prints the seconds each round took to pair: CPU time (the figure to compare on a busy
+machine) and elapsed time. The
+reference's figure on this machine, for comparison, is in docs/benchmarks.md. The issue's target
+is 2 s a round for 1,000 players.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tournaments.pairing.dutch import pair_next_round  # noqa: E402
+from tournaments.pairing.trf import BLACK, WHITE, TrfPlayer, TrfRound, TrfTournament  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--players", type=int, default=1000)
+    parser.add_argument("--rounds", type=int, default=9)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--draws", type=float, default=0.35)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    n = args.players
+    players = [TrfPlayer(i, rating=2600 - (1600 * (i - 1)) // max(n - 1, 1)) for i in range(1, n + 1)]
+    t = TrfTournament(players=tuple(players), rounds_total=args.rounds, initial_colour=WHITE)
+    print(
+        f"{platform.python_implementation()} {platform.python_version()} on {platform.machine()}, {n} players"
+    )
+    times = []
+    for k in range(1, args.rounds + 1):
+        start, cpu = time.perf_counter(), time.process_time()
+        pairs = pair_next_round(t)
+        elapsed, used = time.perf_counter() - start, time.process_time() - cpu
+        times.append(used)
+        print(f"round {k}: {used:.2f} s CPU, {elapsed:.2f} s elapsed ({len(pairs)} pairs)", flush=True)
+        by = {p.number: p for p in t.players}
+        new: dict[int, TrfRound] = {}
+        for pair in pairs:
+            if pair.black is None:
+                new[pair.white] = TrfRound(None, None, "U")
+                continue
+            w, b = by[pair.white], by[pair.black]
+            roll = rng.random()
+            favourite = 0.5 + (w.rating - b.rating) / 4000
+            if roll < args.draws:
+                rw, rb = "=", "="
+            elif rng.random() < favourite:
+                rw, rb = "1", "0"
+            else:
+                rw, rb = "0", "1"
+            new[pair.white] = TrfRound(pair.black, WHITE, rw)
+            new[pair.black] = TrfRound(pair.white, BLACK, rb)
+        t = replace(t, players=tuple(p.with_rounds((*p.rounds, new[p.number]), t.points) for p in t.players))
+    print(f"CPU: mean {sum(times) / len(times):.2f} s a round, max {max(times):.2f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,862 @@
+"""The FIDE Dutch system (C.04.3, the 2025 rules), as the endorsed reference bbpPairings pairs it.
+
+The round is one maximum-weight matching over all the players to pair, refined bracket by
+bracket from the top score group down. Each possible pair has a weight, a single integer whose
+bit fields, from the highest down, hold the criteria in their order of precedence, so that a
+heavier matching is always a better pairing under the rules:
+
+1. absolute criteria (C1-C3): a pair that has met, or two players with the same absolute colour
+   preference (except in the last round for players above half the possible points), has no
+   edge at all; everybody but at most one player paired, and the player left out (the
+   pairing-allocated bye) must be eligible (C2: no earlier bye, no forfeit win, no full-point
+   bye);
+2. completion (C4): the pairing of the current bracket must leave the rest pairable (the
+   lower score groups keep their edges in the same matching);
+3. C6-C7: the most pairs in the current bracket, and the highest scores paired in it (so the
+   fewest and lowest downfloaters); the same for the next bracket (the limbo);
+4. C9: the bye goes to a player with the fewest unplayed games among its score group;
+5. colours (C10-C13): no absolute colour imbalance, no absolute colour preference violated,
+   colour preferences satisfied, strong preferences satisfied;
+6. floats (C14-C21): no repeated downfloat or upfloat from the previous round, then from two
+   rounds before, then the lowest scores of repeated floaters;
+7. the ordering rules of section B: in a heterogeneous bracket the moved-down players meet the
+   highest residents that the criteria allow, and in the remainder S1 meets S2 with the fewest
+   exchanges, the smallest differences of exchanged pairing numbers, then top against top.
+
+The bracket is settled first (which MDPs are paired, then their opponents, then the remainder
+pair by pair); each settled pair is fixed in the matching (its edge made heaviest, the others of
+its players removed) and the next score group becomes the bracket. Colours follow section E.
+
+Weights and the order of the steps follow bbpPairings' ``dutch.cpp`` (Apache-2.0) closely,
+because the goal is its pairings; the code is our own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from tournaments.pairing._blossom import max_weight_matching
+from tournaments.pairing.trf import BLACK, WHITE, PointSystem, TrfRound, TrfTournament
+from tournaments.pairing.types import PairingError
+
+FLOAT_DOWN, FLOAT_UP, FLOAT_NONE = 0, 1, 2
+
+
+def _invert(colour: str | None) -> str | None:
+    return WHITE if colour == BLACK else BLACK if colour == WHITE else None
+
+
+@dataclass(slots=True)
+class DutchPlayer:
+    """A player as the Dutch system sees him before the round (scores in tenths of a point)."""
+
+    number: int  # pairing number in the file
+    rank: int  # effective pairing number, from 0, among the players of the tournament
+    score: int
+    rounds: tuple[TrfRound, ...]
+    bye_eligible: bool = True
+    played_games: int = 0
+    imbalance: int = 0
+    preference: str | None = None
+    repeated: str | None = None  # the colour of the last two played games, if the same
+    strong: bool = False
+
+    @property
+    def absolute_imbalance(self) -> bool:
+        return self.imbalance > 1
+
+    @property
+    def absolute_preference(self) -> bool:
+        return self.imbalance > 1 or self.repeated is not None
+
+
+@dataclass(frozen=True, slots=True)
+class DutchPair:
+    """A pair of the round: ``white`` (the file's ``w``, who moves first) against ``black``;
+    ``black`` is None for the pairing-allocated bye."""
+
+    white: int
+    black: int | None
+
+
+def _colour_data(p: DutchPlayer) -> None:
+    whites = blacks = consecutive = 0
+    last = None
+    for r in p.rounds:
+        if not r.played:
+            continue
+        p.played_games += 1
+        if r.colour == WHITE:
+            whites += 1
+        else:
+            blacks += 1
+        consecutive = consecutive + 1 if consecutive and r.colour == last else 1
+        last = r.colour
+    lower = BLACK if whites > blacks else WHITE
+    p.imbalance = abs(whites - blacks)
+    if p.imbalance > 1:
+        p.preference = lower
+    elif consecutive > 1:
+        p.preference = _invert(last)
+    elif p.imbalance > 0:
+        p.preference = lower
+    elif consecutive:
+        p.preference = _invert(last)
+    p.repeated = last if consecutive > 1 else None
+    p.strong = not p.absolute_preference and p.imbalance > 0
+
+
+def _bye_eligible(p: DutchPlayer, system: PointSystem) -> bool:
+    return not any(not r.played and (r.points(system) >= system.win or r.is_pairing_bye) for r in p.rounds)
+
+
+class _Matcher:
+    """A complete graph with integer weights (0: no edge) and its maximum-weight matching.
+
+    A finalized pair is taken out of the graph (its edge is the heaviest and its players have
+    no other edge, so every maximum matching holds it): later matchings are smaller. And the
+    matching is not computed again when the weights changed since the last one cannot have
+    made another matching heavier (``_still_optimal``): the pairing asks for a matching after
+    every small step, and most steps confirm the one it has.
+    """
+
+    def __init__(self, n: int):
+        self.n = n
+        self.w = [[0] * n for _ in range(n)]
+        self.mate = list(range(n))
+        self.fixed: dict[int, int] = {}
+        self.changed: dict[tuple[int, int], int] = {}
+        self.computed = False
+
+    def set(self, a: int, b: int, weight: int) -> None:
+        key = (a, b) if a < b else (b, a)
+        if key not in self.changed:
+            self.changed[key] = self.w[a][b]
+        self.w[a][b] = weight
+        self.w[b][a] = weight
+
+    def _still_optimal(self) -> bool:
+        """Says whether the last matching M is still a maximum one after the weight changes.
+
+        True when no edge of M got lighter and no edge outside M got heavier (then a matching
+        gains at most what M gains); or when that holds for every edge but those of one vertex
+        v, and v's edge in M (none: 0) gained at least as much as any other edge of v, and did
+        not lose (then a matching gains at v at most what M gains there).
+        """
+        mate, w = self.mate, self.w
+        deltas = [(a, b, w[a][b] - old) for (a, b), old in self.changed.items() if w[a][b] != old]
+        wrong = [(a, b) for a, b, d in deltas if (d > 0) != (mate[a] == b)]
+        if not wrong:
+            return True
+        hubs = set(wrong[0])
+        for a, b in wrong[1:]:
+            hubs &= {a, b}
+        for v in hubs:
+            at_v = [(a, b, d) for a, b, d in deltas if v in (a, b)]
+            at_mate = next((d for a, b, d in at_v if mate[v] in (a, b) and mate[v] != v), 0)
+            if at_mate >= 0 and all(d <= at_mate for _, _, d in at_v):
+                return True
+        return False
+
+    def compute(self) -> list[int]:
+        if self.computed and self._still_optimal():
+            self.changed.clear()
+            return self.mate
+        active = [v for v in range(self.n) if v not in self.fixed]
+        w = self.w
+        graph = {a: {b: w[a][b] for b in active if w[a][b] > 0} for a in active}
+        mate = list(range(self.n))
+        for a, b in self.fixed.items():
+            mate[a] = b
+        for a, b in max_weight_matching(graph).items():
+            mate[a] = b
+        self.mate = mate
+        self.changed.clear()
+        self.computed = True
+        return mate
+
+    def finalize(self, a: int, b: int, weight: int) -> None:
+        self.fixed[a], self.fixed[b] = b, a
+        for u in range(self.n):
+            if u != a:
+                self.set(a, u, weight if u == b else 0)
+            if u != b:
+                self.set(b, u, weight if u == a else 0)
+
+
+@dataclass
+class _Round:
+    """What the weights need to know about the round."""
+
+    players: list[DutchPlayer]  # sorted: score down, then rank
+    by_number: dict[int, DutchPlayer]
+    system: PointSystem
+    played_rounds: int
+    rounds_total: int
+    forbidden: dict[int, set[int]]
+    initial_colour: str | None
+
+    def score_back(self, p: DutchPlayer, back: int) -> int:
+        s = p.score
+        for k in range(self.played_rounds - back, self.played_rounds):
+            s -= p.rounds[k].points(self.system)
+        return s
+
+    def float_of(self, p: DutchPlayer, back: int) -> int:
+        r = p.rounds[self.played_rounds - back]
+        if not r.played:
+            return FLOAT_DOWN if r.points(self.system) > self.system.loss else FLOAT_NONE
+        mine = self.score_back(p, back)
+        theirs = self.score_back(self.by_number[r.opponent], back)
+        return FLOAT_DOWN if mine > theirs else FLOAT_UP if mine < theirs else FLOAT_NONE
+
+    def compatible(self, a: DutchPlayer, b: DutchPlayer) -> bool:
+        if b.number in self.forbidden.get(a.number, ()):
+            return False
+        if not (a.absolute_preference and b.absolute_preference and a.preference == b.preference):
+            return True
+        top = self.played_rounds * max(self.system.win, self.system.draw) >> 1
+        return self.played_rounds >= self.rounds_total - 1 and (a.score > top or b.score > top)
+
+
+def _colour_bits(w: int, p: DutchPlayer, o: DutchPlayer, mask: bool, bits: int) -> int:
+    w <<= bits
+    w |= mask and (not p.absolute_imbalance or not o.absolute_imbalance or p.preference != o.preference)
+    w <<= bits
+    if mask:
+        if p.imbalance == o.imbalance:
+            rep_ok = p.repeated is None or p.repeated != o.repeated
+        else:
+            rep_ok = (o if p.imbalance > o.imbalance else p).repeated != _invert(p.preference)
+        w |= not p.absolute_preference or not o.absolute_preference or p.preference != o.preference or rep_ok
+    w <<= bits
+    w |= mask and (p.preference != o.preference or p.preference is None or o.preference is None)
+    w <<= bits
+    w |= mask and (
+        (not p.strong and not p.absolute_preference)
+        or (not o.strong and not o.absolute_preference)
+        or (p.absolute_preference and o.absolute_preference)
+        or p.preference != o.preference
+    )
+    return w
+
+
+def _bits(n: int) -> int:
+    return max(n, 0).bit_length()
+
+
+def _neutral_colour(p: DutchPlayer, o: DutchPlayer) -> str | None:
+    if p.preference != o.preference or p.preference is None or o.preference is None:
+        if p.preference is not None:
+            return p.preference
+        return _invert(o.preference)
+    if p.absolute_preference and (p.imbalance > o.imbalance or not o.absolute_preference):
+        return p.preference
+    if o.absolute_preference and (o.imbalance > p.imbalance or not p.absolute_preference):
+        return _invert(o.preference)
+    if p.strong and not o.strong:
+        return p.preference
+    if o.strong and not p.strong:
+        return _invert(o.preference)
+    mine = [r.colour for r in reversed(p.rounds) if r.played]
+    theirs = [r.colour for r in reversed(o.rounds) if r.played]
+    for a, b in zip(mine, theirs, strict=False):
+        if a != b:
+            return b
+    return None
+
+
+def _lower(p: DutchPlayer, o: DutchPlayer) -> bool:
+    """Says whether ``p`` stands below ``o`` (lower score, or same score and later rank)."""
+    return (p.score, o.rank) < (o.score, p.rank)
+
+
+def choose_colour(p: DutchPlayer, o: DutchPlayer, initial: str | None) -> str | None:
+    """Returns the colour of ``p`` against ``o`` under the rules of section E (E1-E5)."""
+    c = _neutral_colour(p, o)
+    if c is not None:
+        return c
+    if p.preference is None:
+        if _lower(p, o):
+            return initial if o.rank & 1 else _invert(initial)
+        return _invert(initial) if p.rank & 1 else initial
+    return _invert(o.preference) if _lower(p, o) else p.preference
+
+
+def _weight(
+    rd: _Round,
+    hi: DutchPlayer,
+    lo: DutchPlayer,
+    in_current: bool,
+    in_next: bool,
+    bye_score: int,
+    sg_bits: int,
+    sgs_shift: int,
+    shifts: dict[int, int],
+    single_bye_floater: bool,
+    unplayed_ranks: dict[int, int],
+) -> int:
+    if not rd.compatible(hi, lo):
+        return 0
+
+    def cand(p: DutchPlayer) -> bool:
+        return p.bye_eligible and p.score <= bye_score
+
+    w = 1 + (not cand(hi)) + (not cand(lo))
+    w = (w << sg_bits) | in_current
+    w <<= sgs_shift
+    if in_current:
+        w |= 1 << shifts[hi.score]
+    w = (w << sg_bits) | in_next
+    w <<= sgs_shift
+    if in_next:
+        w |= 1 << shifts[hi.score]
+    w <<= 2 * sg_bits
+    if single_bye_floater:
+        if hi.score == bye_score:
+            w |= unplayed_ranks[hi.played_games]
+        if lo.score == bye_score:
+            w += unplayed_ranks[lo.played_games]
+    w = _colour_bits(w, lo, hi, in_current, sg_bits)
+    played = rd.played_rounds
+    cur = in_current
+    fl = {}
+    if cur:
+        for back in (1, 2):
+            if played >= back:
+                fl[back] = (rd.float_of(lo, back), rd.float_of(hi, back))
+    if played:
+        w <<= sg_bits
+        if cur:
+            flo, fhi = fl[1]
+            w |= flo == FLOAT_DOWN
+            w += hi.score <= lo.score and fhi == FLOAT_DOWN
+        w <<= sg_bits
+        if cur:
+            w |= not (hi.score > lo.score and fl[1][0] == FLOAT_UP)
+    if played > 1:
+        w <<= sg_bits
+        if cur:
+            flo, fhi = fl[2]
+            w |= flo == FLOAT_DOWN
+            w += hi.score <= lo.score and fhi == FLOAT_DOWN
+        w <<= sg_bits
+        if cur:
+            w |= not (hi.score > lo.score and fl[2][0] == FLOAT_UP)
+    if played:
+        w <<= sgs_shift
+        if cur:
+            w += (fl[1][0] == FLOAT_DOWN) << shifts[lo.score]
+            w += (fl[1][1] == FLOAT_DOWN) << shifts[hi.score]
+        w <<= sgs_shift
+        if cur and not (fl[1][0] == FLOAT_UP and hi.score > lo.score):
+            w |= 1 << shifts[hi.score]
+    if played > 1:
+        w <<= sgs_shift
+        if cur:
+            w += (fl[2][0] == FLOAT_DOWN) << shifts[lo.score]
+            w += (fl[2][1] == FLOAT_DOWN) << shifts[hi.score]
+        w <<= sgs_shift
+        if cur and not (fl[2][0] == FLOAT_UP and hi.score > lo.score):
+            w |= 1 << shifts[hi.score]
+    w <<= 3 * sg_bits + 1
+    return w
+
+
+def _total_shift(played: int, sg_bits: int, sgs_shift: int) -> int:
+    t = 2 * sg_bits + 2 * sgs_shift + 2 * sg_bits + 4 * sg_bits
+    if played:
+        t += 2 * sg_bits + 2 * sgs_shift
+    if played > 1:
+        t += 2 * sg_bits + 2 * sgs_shift
+    return t + 3 * sg_bits + 1
+
+
+def pair_round(rd: _Round) -> list[DutchPair]:
+    """Pairs the round; raises ``PairingError`` if no pairing meets the absolute criteria."""
+    players = rd.players
+    n = len(players)
+    if n == 0:
+        return []
+    score = [p.score for p in players]
+    shifts: dict[int, int] = {}
+    sgs_shift = 0
+    biggest = 0
+    count = 0
+    for i in range(n - 1, -1, -1):
+        count += 1
+        if i == 0 or score[i] < score[i - 1]:
+            shifts[score[i]] = sgs_shift
+            sgs_shift += _bits(count)
+            biggest = max(biggest, count)
+            count = 0
+    sg_bits = _bits(biggest)
+    max_weight = (1 << (_total_shift(rd.played_rounds, sg_bits, sgs_shift) + 2)) - 1
+    unplayed_ranks: dict[int, int] = {}
+
+    def weight(hi: DutchPlayer, lo: DutchPlayer, cur: bool, nxt: bool, bye_score: int, single: bool) -> int:
+        return _weight(rd, hi, lo, cur, nxt, bye_score, sg_bits, sgs_shift, shifts, single, unplayed_ranks)
+
+    m = _Matcher(n)
+    top = score[0]
+    for i in range(n):
+        p = players[i]
+        for j in range(i):
+            o = players[j]
+            if n & 1:
+                e = 0
+                if rd.compatible(p, o):
+                    e = 1 + (not p.bye_eligible) + (not o.bye_eligible)
+                    e <<= sgs_shift
+                    e |= shifts[p.score] + shifts[o.score]
+                    e <<= sg_bits
+                    e |= p.score >= top
+                m.set(i, j, e)
+            else:
+                m.set(i, j, weight(o, p, False, False, 0, False))
+    mate = m.compute()
+    unmatched = [v for v in range(n) if mate[v] == v]
+    if len(unmatched) > 1 or any(not players[v].bye_eligible for v in unmatched):
+        raise PairingError("no pairing of the round meets the absolute criteria (C1-C3)")
+    bye_score = 0
+    single = False
+    if n & 1:
+        bye_score = score[unmatched[0]]
+        if bye_score >= top:
+            single = True
+            for v in range(n):
+                if score[v] < top:
+                    break
+                if score[mate[v]] < top:
+                    single = False
+                    break
+        counts = sorted((p.played_games for p in players if p.score == bye_score), reverse=True)
+        for rank, games in enumerate(counts):
+            unplayed_ranks[games] = rank
+        for i in range(n):
+            for j in range(i):
+                m.set(i, j, weight(players[j], players[i], False, False, bye_score, single))
+
+    pairs: dict[int, int] = {}
+    matched = [False] * n
+    bracket: list[int] = []  # vertices (indices into players) of the bracket, then the next group
+    nxt_it = 0
+    while nxt_it < n and score[nxt_it] >= top:
+        bracket.append(nxt_it)
+        nxt_it += 1
+    sg_begin = 0  # number of moved-down players in the bracket
+    sg_begin_vertex = 0
+    while len(bracket) > 1 or nxt_it < n:
+        nsgb = len(bracket)
+        nsgb_vertex = sg_begin_vertex + (nsgb - sg_begin)
+        sg_it = nxt_it
+        while nxt_it < n and score[nxt_it] >= score[sg_it]:
+            bracket.append(nxt_it)
+            nxt_it += 1
+        size = len(bracket)
+        base: list[list[int]] = [[] for _ in range(size)]
+        for lg in range(sg_begin, size):
+            lo = players[bracket[lg]]
+            base[lg] = [
+                weight(players[bracket[sm]], lo, lg < nsgb, lg >= nsgb, bye_score, single) for sm in range(lg)
+            ]
+        for lg in range(sg_begin, size):
+            for sm in range(lg):
+                m.set(bracket[lg], bracket[sm], base[lg][sm])
+
+        def ewc(sm: int, lg: int, sm_rem: int, rem_pairs: int, base: list[list[int]] = base) -> int:
+            r = base[lg][sm]
+            if r:
+                addend = int(sm_rem < rem_pairs)
+                addend <<= 2 * sg_bits
+                addend -= sm_rem
+                addend <<= 1
+                r += addend
+            return r
+
+        def in_bracket(v: int, low: int = sg_begin_vertex, high: int = nsgb_vertex) -> bool:
+            return low <= v < high
+
+        mate = m.compute()
+        # Which moved-down players are paired in this bracket.
+        md_score = None
+        remaining = remaining_matched = 0
+        for pi in range(sg_begin):
+            if pi == 0 or score[bracket[pi]] < md_score:
+                md_score = score[bracket[pi]]
+                remaining = remaining_matched = 0
+                k = pi
+                while score[bracket[k]] >= md_score:
+                    remaining += 1
+                    if in_bracket(mate[bracket[k]]):
+                        remaining_matched += 1
+                    k += 1
+            if not remaining_matched:
+                continue
+            pv = bracket[pi]
+            if remaining <= remaining_matched:
+                matched[pv] = True
+                continue
+            remaining -= 1
+            if not in_bracket(mate[pv]):
+                for oi in range(sg_begin, nsgb):
+                    e = base[oi][pi]
+                    if e:
+                        m.set(pv, bracket[oi], e | 1)
+                mate = m.compute()
+            if in_bracket(mate[pv]):
+                matched[pv] = True
+                remaining_matched -= 1
+                for oi in range(sg_begin, nsgb):
+                    e = base[oi][pi]
+                    if e:
+                        m.set(pv, bracket[oi], (e | (nsgb - sg_begin)) + 1)
+        # Their opponents: the highest residents the criteria allow.
+        for pi in range(sg_begin):
+            pv = bracket[pi]
+            if not matched[pv]:
+                continue
+            addend = size
+            for oi in range(nsgb - 1, sg_begin - 1, -1):
+                ov = bracket[oi]
+                if matched[ov]:
+                    continue
+                e = base[oi][pi]
+                if e:
+                    m.set(pv, ov, e + addend)
+                    addend += 1
+            mate = m.compute()
+            mv = mate[pv]
+            matched[mv] = True
+            m.finalize(pv, mv, max_weight)
+        # The remainder: S1 against S2 with the fewest, smallest exchanges.
+        remainder: list[int] = []
+        rem_pairs = 0
+        for pi in range(sg_begin, nsgb):
+            pv = bracket[pi]
+            if mate[pv] < sg_begin_vertex:
+                continue
+            remainder.append(pi)
+            if mate[pv] < pv:
+                rem_pairs += 1
+        for oi in remainder:
+            ov = bracket[oi]
+            for idx, pi in enumerate(remainder):
+                if oi <= pi:
+                    break
+                m.set(bracket[pi], ov, ewc(pi, oi, idx, rem_pairs))
+        mate = m.compute()
+
+        def is_s1(v: int, high: int = nsgb_vertex) -> bool:
+            """Says whether ``v`` is paired, in the matching, with a later player of the bracket."""
+            return v < m.mate[v] < high
+
+        exchanges = 0
+        if remainder:
+            first_s2 = remainder[rem_pairs] if rem_pairs < len(remainder) else None
+            for pi in remainder:
+                if first_s2 is not None and pi >= first_s2:
+                    break
+                exchanges += not is_s1(bracket[pi])
+        left = exchanges
+        pos = rem_pairs
+        idx = rem_pairs
+        while pos > 0 and left:
+            q0 = pos
+            idx -= 1
+            pos -= 1
+            rp = remainder[pos]
+            pv = bracket[rp]
+            if is_s1(pv):
+                for q in range(q0, len(remainder)):
+                    e = ewc(rp, remainder[q], idx, rem_pairs)
+                    if e:
+                        m.set(pv, bracket[remainder[q]], e - 1)
+                mate = m.compute()
+            exchange = not is_s1(pv)
+            left -= exchange
+            for q in range(pos + 1, len(remainder)):
+                if exchange:
+                    base[remainder[q]][rp] = 0
+                m.set(pv, bracket[remainder[q]], ewc(rp, remainder[q], idx, rem_pairs))
+        left = exchanges
+        idx = rem_pairs
+        pos = rem_pairs
+        while pos < len(remainder) and left > 1:
+            rp = remainder[pos]
+            pv = bracket[rp]
+            already = is_s1(pv)
+            if not already:
+                for q in range(pos + 1, len(remainder)):
+                    e = ewc(rp, remainder[q], idx, rem_pairs)
+                    if e:
+                        m.set(pv, bracket[remainder[q]], e + 1)
+                mate = m.compute()
+            if is_s1(pv):
+                left -= 1
+                for q in range(pos):
+                    base[rp][remainder[q]] = 0
+                    m.set(pv, bracket[remainder[q]], 0)
+                for oi in range(nsgb, size):
+                    base[oi][rp] = 0
+                    m.set(pv, bracket[oi], 0)
+            if not already:
+                for q in range(pos + 1, len(remainder)):
+                    m.set(pv, bracket[remainder[q]], ewc(rp, remainder[q], idx, rem_pairs))
+            idx += 1
+            pos += 1
+        for p_pos, rp in enumerate(remainder):
+            pv = bracket[rp]
+            for q in range(p_pos + 1, len(remainder)):
+                rq = remainder[q]
+                ov = bracket[rq]
+                if not is_s1(pv) or is_s1(ov):
+                    base[rq][rp] = 0
+                m.set(pv, ov, base[rq][rp])
+        for rp in remainder:
+            pv = bracket[rp]
+            if is_s1(pv):
+                addend = 0
+                for ro in reversed(remainder):
+                    ov = bracket[ro]
+                    if ro <= rp or matched[ov]:
+                        continue
+                    e = base[ro][rp]
+                    if e:
+                        m.set(pv, ov, e + addend)
+                    addend += 1
+                mate = m.compute()
+                mv = mate[pv]
+                matched[pv] = matched[mv] = True
+                m.finalize(pv, mv, max_weight)
+        # The next bracket: the players left over, then the next score group.
+        new_bracket: list[int] = []
+        sg_begin = 0
+        single = bool(n & 1) and sg_it < n and bye_score >= score[sg_it]
+        for pi, pv in enumerate(bracket):
+            if pi < nsgb and matched[pv]:
+                pairs[pv] = mate[pv]
+                pairs[mate[pv]] = pv
+            else:
+                new_bracket.append(pv)
+                if pi < nsgb:
+                    sg_begin += 1
+                if single and score[mate[pv]] < score[sg_it]:
+                    single = False
+        bracket = new_bracket
+        sg_begin_vertex = nsgb_vertex
+
+    result: list[DutchPair] = []
+    for v, p in enumerate(players):
+        if v in pairs:
+            o = players[pairs[v]]
+            if p.number < o.number:
+                c = choose_colour(p, o, rd.initial_colour)
+                result.append(DutchPair(p.number, o.number) if c == WHITE else DutchPair(o.number, p.number))
+        else:
+            result.append(DutchPair(p.number, None))
+    return result
+
+
+def round_of(
+    t: TrfTournament, *, rounds_total: int | None = None, initial_colour: str | None = None
+) -> _Round:
+    """Builds what the pairing of the next round needs from a tournament cut after the rounds played.
+
+    The round to pair is the first one not paired: players whose line already holds it (a
+    requested bye, an absence) sit it out.
+    """
+    system = t.points
+    paired_rounds = max((k + 1 for p in t.players for k, r in enumerate(p.rounds) if r.paired), default=0)
+    played = paired_rounds
+    total = rounds_total or t.rounds_total or played + 1
+    forbidden: dict[int, set[int]] = {}
+    for first, last, who in t.forbidden:
+        if first <= played + 1 <= last:
+            for a in who:
+                forbidden.setdefault(a, set()).update(who - {a})
+    rank = 0
+    valid: list[DutchPlayer] = []
+    by_number: dict[int, DutchPlayer] = {}
+    for tp in t.players:
+        rounds = tuple(tp.rounds) + (TrfRound(None, None, " "),) * max(0, played - len(tp.rounds))
+        is_valid = len(tp.rounds) <= played or any(r.paired for r in tp.rounds)
+        if not is_valid:
+            continue
+        p = DutchPlayer(tp.number, rank, sum(r.points(system) for r in rounds[:played]), rounds)
+        rank += 1
+        _colour_data_upto(p, played)
+        p.bye_eligible = _bye_eligible_upto(p, system, played)
+        by_number[p.number] = p
+        if len(tp.rounds) <= played:
+            valid.append(p)
+        for r in rounds[:played]:
+            if r.played:
+                forbidden.setdefault(p.number, set()).add(r.opponent)
+    for b_round, number in t.requested_byes:
+        if b_round == played + 1:
+            valid = [p for p in valid if p.number != number]
+    valid.sort(key=lambda p: (-p.score, p.rank))
+    initial = initial_colour or t.initial_colour or infer_initial_colour(t)
+    return _Round(valid, by_number, system, played, total, forbidden, initial)
+
+
+def _colour_data_upto(p: DutchPlayer, played: int) -> None:
+    full = p.rounds
+    p.rounds = full[:played]
+    _colour_data(p)
+    p.rounds = full
+
+
+def _bye_eligible_upto(p: DutchPlayer, system: PointSystem, played: int) -> bool:
+    return not any(
+        not r.played and (r.points(system) >= system.win or r.is_pairing_bye) for r in p.rounds[:played]
+    )
+
+
+def infer_initial_colour(t: TrfTournament) -> str | None:
+    """Returns the colour the first pairing number had (or would have had) in the first round
+    with colours, as the reference infers it."""
+    first = None
+    for p in t.players:
+        for k, r in enumerate(p.rounds):
+            if r.colour is not None and (first is None or k < first):
+                first = k
+    if first is None:
+        return None
+    index = 0
+    for p in t.players:
+        if any(r.paired for r in p.rounds[: first + 1]):
+            colour = p.rounds[first].colour
+            if colour is not None:
+                return _invert(colour) if index & 1 else colour
+            index += 1
+    return None
+
+
+def pair_next_round(
+    t: TrfTournament, *, rounds_total: int | None = None, initial_colour: str | None = None
+) -> list[DutchPair]:
+    """Returns the Dutch pairing of the round after the last one paired in ``t``."""
+    return pair_round(round_of(t, rounds_total=rounds_total, initial_colour=initial_colour))
+
+
+def sort_pairs(pairs: Sequence[DutchPair], rd_players: dict[int, DutchPlayer]) -> list[DutchPair]:
+    """Orders boards as the reference does: higher scores first, the bye last."""
+
+    def key(pair: DutchPair) -> tuple:
+        if pair.black is None:
+            return (1, 0, 0, 0)
+        a, b = rd_players[pair.white], rd_players[pair.black]
+        hi, lo = (a, b) if (a.score, -a.rank) >= (b.score, -b.rank) else (b, a)
+        return (0, -hi.score, -lo.score, hi.rank)
+
+    return sorted(pairs, key=key)
+
+
+Explain = Callable[[DutchPair], str]
+
+
+CRITERIA = (
+    ("C1", "no rematch"),
+    ("C3", "no two players with the same absolute colour preference"),
+    ("C2", "the pairing-allocated bye goes to an eligible player"),
+    ("C6", "fewest downfloaters, settled from the top score group down"),
+    ("C7", "lowest scores of the downfloaters (and of the bye)"),
+    ("C10", "fewest absolute colour imbalances left"),
+    ("C11", "fewest absolute colour preferences violated"),
+    ("C12", "most colour preferences satisfied"),
+    ("C13", "most strong colour preferences satisfied"),
+    ("C14", "fewest downfloaters who also floated down in the previous round"),
+    ("C15", "fewest upfloaters who also floated up in the previous round"),
+    ("C16", "fewest downfloaters who also floated down two rounds before"),
+    ("C17", "fewest upfloaters who also floated up two rounds before"),
+)
+
+
+def criteria_profile(rd: _Round, pairs: Sequence[DutchPair]) -> dict[str, tuple]:
+    """Returns, criterion by criterion (``CRITERIA``), what the pairing costs: lower is better."""
+    by = rd.by_number
+    groups = sorted({p.score for p in rd.players}, reverse=True)
+    out: dict[str, tuple] = {k: (0,) for k, _ in CRITERIA}
+    counts = dict.fromkeys(("C1", "C3", "C2", "C10", "C11", "C12", "C13", "C14", "C15", "C16", "C17"), 0)
+    floaters = dict.fromkeys(groups, 0)
+    for pair in pairs:
+        a = by[pair.white]
+        if pair.black is None:
+            counts["C2"] += not a.bye_eligible
+            floaters[a.score] += 1
+            continue
+        b = by[pair.black]
+        hi, lo = (a, b) if not _lower(a, b) else (b, a)
+        counts["C1"] += b.number in rd.forbidden.get(a.number, ())
+        counts["C3"] += not rd.compatible(a, b) and b.number not in rd.forbidden.get(a.number, ())
+        if hi.score > lo.score:
+            floaters[hi.score] += 1
+        same = a.preference is not None and a.preference == b.preference
+        counts["C10"] += same and a.absolute_imbalance and b.absolute_imbalance
+        counts["C11"] += same and a.absolute_preference and b.absolute_preference
+        counts["C12"] += same
+        counts["C13"] += same and (a.strong or a.absolute_preference) and (b.strong or b.absolute_preference)
+        for back, down, up in ((1, "C14", "C15"), (2, "C16", "C17")):
+            if rd.played_rounds >= back and hi.score > lo.score:
+                counts[down] += rd.float_of(hi, back) == FLOAT_DOWN
+                counts[up] += rd.float_of(lo, back) == FLOAT_UP
+    for key, value in counts.items():
+        out[key] = (value,)
+    out["C6"] = tuple(floaters[g] for g in groups)
+    out["C7"] = tuple(-g for g in groups if floaters[g])
+    return out
+
+
+def deciding_criterion(rd: _Round, ours: Sequence[DutchPair], theirs: Sequence[DutchPair]) -> str:
+    """Names the first criterion on which ``theirs`` differs from ``ours`` (better or worse)."""
+    if {frozenset((p.white, p.black)) for p in ours} == {frozenset((p.white, p.black)) for p in theirs}:
+        return "E (colour allocation)"
+    a, b = criteria_profile(rd, ours), criteria_profile(rd, theirs)
+    for key, name in CRITERIA:
+        if a[key] != b[key]:
+            word = "worse" if b[key] > a[key] else "better"
+            return f"{key} ({name}): {word} than the Dutch pairing"
+    return "B (same criteria: transpositions and exchanges inside a bracket)"
+
+
+def check_tournament(t: TrfTournament, *, rounds_total: int | None = None) -> list[str]:
+    """Checks every round of ``t`` against the Dutch system; returns one line per round that differs."""
+    total = rounds_total or t.rounds_total or t.rounds_played
+    initial = t.initial_colour or infer_initial_colour(t)
+    problems = []
+    for k in range(1, t.rounds_played + 1):
+        rd = round_of(t.cut(k - 1), rounds_total=total, initial_colour=initial)
+        theirs = file_pairs(t, k)
+        try:
+            ours = pair_round(rd)
+        except PairingError as exc:
+            problems.append(f"round {k}: {exc}")
+            continue
+        if set(ours) != set(theirs):
+            problems.append(f"round {k}: {deciding_criterion(rd, ours, theirs)}")
+    return problems
+
+
+def file_pairs(t: TrfTournament, k: int) -> list[DutchPair]:
+    """Returns the pairs of round ``k`` as the file records them (the U bye included)."""
+    out = []
+    for p in t.players:
+        if len(p.rounds) < k:
+            continue
+        r = p.rounds[k - 1]
+        if r.opponent is not None and (r.colour == WHITE or (r.colour is None and p.number < r.opponent)):
+            out.append(DutchPair(p.number, r.opponent))
+        elif r.opponent is None and r.paired:
+            out.append(DutchPair(p.number, None))
+    return out
+
+
+if __name__ == "__main__":  # pragma: no cover - the command line, tested through main()
+    import sys
+
+    from tournaments.pairing.dutch_cli import main
+
+    sys.exit(main())
