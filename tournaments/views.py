@@ -164,7 +164,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "tournaments/detail.html", {
         "tournament": tournament, "rounds": rounds, "standings": rows, "crosstable": table,
         "dense_crosstable": tournament.format in (Tournament.Format.ROUND_ROBIN, Tournament.Format.DOUBLE_ROUND_ROBIN),
-        "round_numbers": sorted({c.round for row in table for c in row.rounds}),
+        "round_numbers": selectors.crosstable_round_numbers(table),
         "tiebreaks": list(tournament.tiebreaks or []),
         "is_tournament_director": services.is_director_of(tournament, request.user),
         "log_head": tournament_head_text(tournament) if tournament.status == Tournament.Status.FINISHED else None,
@@ -318,7 +318,7 @@ def print_standings(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "tournaments/print/standings.html", {
         "tournament": tournament, "standings": rows, "crosstable": table,
         "dense_crosstable": tournament.format in (Tournament.Format.ROUND_ROBIN, Tournament.Format.DOUBLE_ROUND_ROBIN),
-        "round_numbers": sorted({c.round for row in table for c in row.rounds}),
+        "round_numbers": selectors.crosstable_round_numbers(table),
         "tiebreaks": list(tournament.tiebreaks or []), "printed_at": timezone.now(),
     })
 
