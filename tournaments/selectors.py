@@ -20,6 +20,7 @@ from games.models import Game
 from players.models import Player, PlayerLog
 from tournaments.models import Entry, Match, MatchGame, RatingHistory, Round, Tournament, TournamentLog
 from tournaments.services import pure
+from tournaments.services.hook import appeal_closed
 
 # The match outcomes and plain standings live with the writes that need them (re-exported here).
 from tournaments.services.outcomes import (  # noqa: F401
@@ -209,6 +210,17 @@ def rounds_with_matches(tournament: Tournament) -> list[Round]:
     return list(Round.objects.filter(tournament=tournament).order_by("number")
                 .prefetch_related(Prefetch("matches", queryset=matches),
                                   Prefetch("games", queryset=loose, to_attr="loose_games")))
+
+
+def match_scores_attach(tournament: Tournament, rounds: list[Round]) -> None:
+    """Gives each match of the rounds its ``score``: the game points of its first player, then the second's
+    (``1.5-0.5``), once every game is played; "" before (two queries)."""
+    outcomes = match_outcomes(tournament)
+    for round_ in rounds:
+        for match in round_.matches.all():
+            o = outcomes.get(match.pk)
+            match.score = (f"{_fmt(o.game_points_one)}-{_fmt(o.game_points_two)}"
+                           if o is not None and o.complete and o.two is not None else "")
 
 
 def tournament_log(tournament: Tournament, *, public: bool = False) -> QuerySet[TournamentLog]:
@@ -467,6 +479,32 @@ def unsigned_by(player: Player, cards: list[GameCard]) -> set[int]:
     colour_of = {card.game.pk: card.colour for card in cards}
     return {game.pk for game, sides in unconfirmed_results([card.game for card in cards])
             if colour_of.get(game.pk, "").lower() in sides}
+
+
+def appeals_open(cards: list[GameCard], now: Any) -> set[int]:
+    """Returns the ids of the cards' finished games on which an appeal may still be filed (Law 28): a
+    tournament's game until its window closes (``hook.appeal_closed``) and never once the tournament is
+    finished; a game outside a tournament always. One query, whatever the number of games."""
+    tournaments = {card.tournament.pk for card in cards if card.tournament is not None}
+    published: dict[int, list[int]] = {}
+    for tid, number in (Round.objects.filter(tournament_id__in=tournaments).exclude(status=Round.Status.PREVIEW)
+                        .values_list("tournament_id", "number") if tournaments else []):
+        published.setdefault(tid, []).append(number)
+    open_ = set()
+    for card in cards:
+        if not card.game.is_finished:
+            continue
+        tournament = card.tournament
+        if tournament is None:
+            open_.add(card.game.pk)
+            continue
+        if tournament.status == Tournament.Status.FINISHED or card.round_number is None:
+            continue
+        later = min((n for n in published.get(tournament.pk, []) if n > card.round_number), default=None)
+        if not appeal_closed(minutes=tournament.appeal_window_minutes, finished_at=card.game.finished_at,
+                             round_number=card.round_number, later_round=later, now=now):
+            open_.add(card.game.pk)
+    return open_
 
 
 def match_score(card: GameCard) -> str:

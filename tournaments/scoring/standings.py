@@ -86,6 +86,16 @@ TIEBREAKS = (
     "game_points",
 )
 
+#: Each tiebreak as a page names it.
+TIEBREAK_LABELS = {
+    "sonneborn_berger": "Sonneborn-Berger",
+    "buchholz": "Buchholz",
+    "median_buchholz": "Median Buchholz",
+    "head_to_head": "Head-to-head",
+    "wins": "Wins",
+    "game_points": "Game points",
+}
+
 
 @dataclass(frozen=True, slots=True)
 class CrossEntry:
