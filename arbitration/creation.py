@@ -21,9 +21,15 @@ from arbitration.timecontrol import ClockControl, ClockControlError
 from games.models import INITIAL_FEN, Game, ProgressRule, RuleSet, Termination
 from games.rules import (
     FENError,
+    GameState,
     Position,
 )
+from games.rules.errors import RulesError
+from games.rules.rulesets import RuleSet as EngineRuleSet
 from players.models import Player
+
+#: The most plies of an opening (a ballot) written before a game's start position.
+MAX_OPENING_PLIES = 6
 
 
 @transaction.atomic
@@ -31,7 +37,7 @@ def game_create(
     *, acting_user: Any, black: Player | int, white: Player | int, rule_set: str = RuleSet.STANDARD,
     referees: list[str] | tuple[str, ...] = (), start_fen: str = "",
     progress_rule: str = ProgressRule.FORTY_MOVE_NOTICE, repetition_threshold: int | None = 4,
-    round: Any = None, clock: dict[str, Any] | None = None,
+    round: Any = None, clock: dict[str, Any] | None = None, opening: str = "",
 ) -> Game:
     """Creates a game in progress and writes log entry #1 (``game_created``, with the settings).
 
@@ -43,7 +49,9 @@ def game_create(
     the clock starts with the ``clock_start`` ruling. A start position must be one a board can
     hold (``Position.setup_problem``: at most twelve pieces a side, no man on its crowning row);
     if the side to move has no legal move in it, the game ends at once (Law 23), logged as
-    ``game_end`` after ``game_created``.
+    ``game_end`` after ``game_created``. ``opening``: the moves that led from the initial position
+    to ``start_fen`` (a ballot, ``"10-14 22-18 11-15"``); checked, and logged with the settings, so
+    that the game is numbered and written from its first move (``opening_of``).
     """
     if not is_director(acting_user):
         raise NotAllowed("Only a tournament director may create a game.")
@@ -73,6 +81,11 @@ def game_create(
             if problem is not None:
                 fields["start_fen"] = [f"Not a draughts position: {problem}."]
             fen = position.fen()
+    opening_moves = (opening or "").split()
+    if opening_moves and "start_fen" not in fields and rule_set in RuleSet.values:
+        problem = _opening_problem(opening_moves, fen, rule_set)
+        if problem:
+            fields["opening"] = [problem]
     User = get_user_model()
     referee_users = []
     wanted = list(dict.fromkeys(referees or []))
@@ -116,6 +129,7 @@ def game_create(
             "black": black_player.pk, "white": white_player.pk, "rule_set": rule_set,
             "progress_rule": progress_rule, "repetition_threshold": repetition_threshold,
             "start_fen": fen, "referees": [u.username for u in referee_users], "clock": control.as_dict(),
+            **({"opening": " ".join(opening_moves)} if opening_moves else {}),
         },
     )
     state = PendingState.initial(game.initial_fen)
@@ -128,3 +142,18 @@ def game_create(
                data={"at_start": True})
     save_game(game, state)
     return game
+
+
+def _opening_problem(moves: list[str], fen: str, rule_set: str) -> str | None:
+    """Returns why ``moves`` are not an opening from the initial position to ``fen`` (None: they are)."""
+    if len(moves) > MAX_OPENING_PLIES:
+        return f"An opening is at most {MAX_OPENING_PLIES} plies."
+    state = GameState(start=Position.initial(), rules=EngineRuleSet(rule_set))
+    for text in moves:
+        try:
+            state.push_pdn(text)
+        except RulesError as error:
+            return f"{text} is not legal there: {error}"
+    if state.position.fen() != fen:
+        return "The opening does not lead to the start position."
+    return None

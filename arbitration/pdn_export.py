@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from arbitration.log import head_text
 from arbitration.models import LogEntry
+from arbitration.selectors import game_opening
 from games.models import Game, Move
 from games.rules.pdn import ENGLISH_DRAUGHTS, PDNGame, PDNMove, write_game
 
@@ -55,15 +56,20 @@ def _comments_on_the_line(entries: list[tuple]) -> dict[int, list[str]]:
 def game_pdn(game: Game) -> str:
     """Returns the game in PDN; each ruling is a comment after the move it followed on the current line.
 
-    Two queries.
+    A game played from a ballot is written from the initial position, the ballot's moves first,
+    numbered as the printed scoresheet and the archives number them (``1. 10-14 22-18 2. 11-15
+    18x11``), with no FEN; a position set up without its opening keeps its FEN, and White's first
+    move is ``1... 18-14``. Two queries (three with a ballot).
     """
     moves = list(Move.objects.filter(game=game, superseded_by__isnull=True).order_by("ply").values_list("ply", "pdn"))
     entries = list(LogEntry.objects.filter(game=game).exclude(kind__in=_SILENT).order_by("seq").values_list(
         "ply", "kind", "side", "law", "note", "data"))
     comments = _comments_on_the_line(entries)
+    opening = game_opening(game)
+    tournament = game.round.tournament if game.round_id and game.round else None
     tags = {
-        "Event": game.round.tournament.name if game.round_id and game.round else "?",
-        "Site": "?",
+        "Event": tournament.name if tournament else "?",
+        "Site": (tournament.venue or "?") if tournament else "?",
         "Date": game.created_at.strftime("%Y.%m.%d"),
         "Round": str(game.round.number) if game.round_id else "-",
         "Black": game.black.name,
@@ -71,7 +77,7 @@ def game_pdn(game: Game) -> str:
         "Result": game.result or "*",
         "GameType": ENGLISH_DRAUGHTS,
     }
-    if game.start_fen:
+    if game.start_fen and not opening:
         tags["Setup"] = "1"
         tags["FEN"] = game.start_fen
     if game.termination:
@@ -81,16 +87,19 @@ def game_pdn(game: Game) -> str:
         # The arbitration log's chain head: a copy kept outside is checked by `verify_log --head`.
         tags["LogHead"] = head_text(game)
     pdn = PDNGame(tags=tags, result=game.result or "*")
+    pdn.moves.extend(PDNMove(text=text) for text in opening)
     for _ply, text in moves:
         pdn.moves.append(PDNMove(text=text))
     pre = comments.pop(0, None)
-    if pre:
+    if pre and opening:
+        pdn.moves[len(opening) - 1].comment = "; ".join(pre)
+    elif pre:
         pdn.pre_comment = "; ".join(pre)
-    by_ply = {ply: index for index, (ply, _text) in enumerate(moves)}
+    by_ply = {ply: len(opening) + index for index, (ply, _text) in enumerate(moves)}
     for ply, texts in sorted(comments.items()):
         index = by_ply.get(ply)
         if index is None:  # not on the line (a log written before put-backs carried to_ply): at the end
-            index = len(moves) - 1
+            index = len(pdn.moves) - 1
         if index < 0:
             pdn.pre_comment = "; ".join(filter(None, [pdn.pre_comment, *texts]))
             continue

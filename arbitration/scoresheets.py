@@ -8,7 +8,7 @@ recognised and skipped); the first move the engine refuses is reported at its mo
 written, with the legal moves there. Then, in one transaction, the game's log says who entered
 it from a scoresheet (a ``system`` entry), each move is recorded through the move service (so
 every position, log entry and move row is the same as at a board), and the result is recorded
-(a director's adjudication "from the scoresheet"), unless the moves themselves ended the game
+(a director's ruling, the game ended "Result from the scoresheet"), unless the moves themselves ended the game
 (Law 23), when the result written must agree.
 """
 
@@ -35,7 +35,7 @@ from arbitration.moves import game_move_record
 from arbitration.persistence import game_lock
 from arbitration.rulings import ruling_issue
 from core.api import AppError
-from games.models import Game
+from games.models import Game, Termination
 from games.rules import GameState, Position
 from games.rules.errors import PDNSyntaxError, RulesError
 from games.rules.pdn import RESULTS, PDNGame, read_games, replay
@@ -230,6 +230,6 @@ def _scoresheet_write(*, acting_user: Any, game_id: int, sheet: Scoresheet, star
         game_move_record(acting_user=acting_user, game_id=game.pk, move=text, ply=ply, note="from the scoresheet")
     finished = Game.objects.filter(pk=game.pk).values_list("status", "result").get()
     if finished[0] != Game.Status.FINISHED:
-        ruling_issue(acting_user=acting_user, game_id=game.pk, kind="adjudicate",
+        ruling_issue(acting_user=acting_user, game_id=game.pk, kind="adjudicate", termination=Termination.SCORESHEET,
                      payload={"result": sheet.result, "reason": f"Result from the scoresheet, entered by {by}"})
     return Game.objects.get(pk=game.pk)

@@ -180,3 +180,32 @@ def state_without_names(state: dict[str, Any]) -> dict[str, Any]:
 def log_without_names(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The game log as the public sees it: no usernames, in ``actor`` or in ``data``."""
     return [{**entry, "actor": name_hidden(entry["actor"]), "data": data_hidden(entry["data"])} for entry in entries]
+
+
+# --- move numbers ------------------------------------------------------------------------------
+
+
+def game_opening(game: Game) -> list[str]:
+    """Returns the moves that led from the initial position to the game's start (a ballot), as its first log
+    entry records them (``game_create``'s ``opening``); [] for a game from the initial position or a position
+    set up without them. One query for a game with a start position, none otherwise."""
+    if not game.start_fen:
+        return []
+    data = (LogEntry.objects.filter(game=game, kind=LogEntry.Kind.GAME_CREATED)
+            .values_list("data", flat=True).first())
+    opening = data.get("opening") if isinstance(data, dict) else None
+    return opening.split() if isinstance(opening, str) else []
+
+
+def plies_before(game: Game, opening: list[str]) -> int:
+    """Returns how many plies stand before the game's first move in its numbering: the opening's, or one
+    (Black's, unknown) when a set-up position has White to move. Black moves first in English draughts, so
+    with it a game's ply ``p`` is move ``(plies_before + p + 1) // 2``, as the printed scoresheet writes it."""
+    if opening:
+        return len(opening)
+    return 1 if game.initial_fen.startswith("W") else 0
+
+
+def move_number(before: int, ply: int) -> int:
+    """Returns the move number of the game's ply ``ply`` (1 is its first) with ``before`` plies before it."""
+    return (before + ply + 1) // 2

@@ -16,20 +16,26 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.privacy import names_shown_to
-from arbitration.access import can_write, is_administrator, is_game_director, player_side
+from arbitration.access import (
+    appeal_deadline_passed,
+    can_write,
+    is_administrator,
+    is_game_director,
+    player_side,
+)
 from arbitration.confirmations import result_confirm, result_confirmations
 from arbitration.log import head_text
 from arbitration.models import LogEntry
 from arbitration.rulings import ruling_issue
 from arbitration.rulings.corrections import live_ending
 from arbitration.scoresheets import game_scoresheet_enter
-from arbitration.selectors import game_state, state_without_names
+from arbitration.selectors import game_opening, game_state, plies_before, state_without_names
 from core.api import AppError
 from games.models import Game, Termination
 
 
 def _game_or_404(game_id: int) -> Game:
-    return get_object_or_404(Game.objects.select_related("black", "white"), pk=game_id)
+    return get_object_or_404(Game.objects.select_related("black", "white", "round__tournament"), pk=game_id)
 
 
 def user_may_referee(user: Any, game: Game) -> bool:
@@ -47,8 +53,10 @@ def _initial_state(game: Game, user: Any) -> dict[str, Any] | None:
 
 
 def _page_context(request: HttpRequest, game: Game) -> dict[str, Any]:
+    opening = game_opening(game)
     return {
         "game": game,
+        "numbering": {"opening": opening, "plies_before": plies_before(game, opening)},
         "can_referee": user_may_referee(request.user, game),
         "initial_state": _initial_state(game, request.user),
         "terminations": {value: label for value, label in Termination.choices},
@@ -64,7 +72,13 @@ def _signature_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         return {}
     confirmed = result_confirmations(game)
     side = player_side(game, request.user)
-    return {"confirmed": confirmed, "my_side": side, "i_confirmed": bool(side and confirmed[side])}
+    context = {"confirmed": confirmed, "my_side": side, "i_confirmed": bool(side and confirmed[side])}
+    if side and not context["i_confirmed"]:
+        # Asked to confirm or appeal only while an appeal may be filed (Law 28), not months later.
+        tournament = game.round.tournament if game.round_id and game.round else None
+        closed = "the tournament is finished" if tournament is not None and tournament.status == "finished" else ""
+        context["appeals_closed"] = closed or appeal_deadline_passed(game)
+    return context
 
 
 def _refuse_page(error: AppError) -> None:

@@ -10,7 +10,8 @@ from django.conf import settings
 from django.core.paginator import Paginator
 from django.db import connection, transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
@@ -91,6 +92,12 @@ def live_games(request: HttpRequest) -> HttpResponse:
         context.update({"playing": playing, "waiting": waiting,
                         "finished": [game_card(g) for g in games_finished()[:RECENTLY_FINISHED]]})
     return render(request, "games/list.html", context, status=400 if unknown else 200)
+
+
+@require_GET
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Sends a browser that asks for /favicon.ico (as every browser does) to the site's icon."""
+    return redirect(static("favicon.svg"), permanent=True)
 
 
 def _is_api(request: HttpRequest) -> bool:

@@ -47,6 +47,7 @@ class Termination(models.TextChoices):
     DRAW_FIFTY_MOVE = "draw_fifty_move", "Draw: 50-move rule"
     DRAW_REPETITION = "draw_repetition", "Draw by repetition"
     ADJUDICATION = "adjudication", "Adjudication"
+    SCORESHEET = "scoresheet", "Result from the scoresheet"
     APPEAL_DECISION = "appeal_decision", "Appeal decision (Law 28)"
 
 

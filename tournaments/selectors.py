@@ -22,6 +22,7 @@ from games.models import Game
 from players.models import Player, PlayerLog
 from tournaments.models import Entry, Match, MatchGame, RatingHistory, Round, Tournament, TournamentLog
 from tournaments.services import pure
+from tournaments.services.hook import appeal_closed
 
 # The match outcomes and plain standings live with the writes that need them (re-exported here).
 from tournaments.services.outcomes import (  # noqa: F401
@@ -94,6 +95,7 @@ class CrosstableCell:
     round: int
     opponent: int | None
     opponent_rank: int | None
+    opponent_number: int | None
     game_points: float
     opponent_game_points: float
     match_points: float
@@ -101,22 +103,27 @@ class CrosstableCell:
 
     @property
     def mark(self) -> str:
-        """Returns the cell as shown: ``bye``, the opponent's rank with ``+``/``-`` for a forfeit
-        (``-`` for both when neither was awarded it), or the rank and the game points (``3:2-0``)."""
+        """Returns the cell as shown: ``bye``, the opponent's starting number with ``+``/``-`` for a forfeit
+        (``-`` for both when neither was awarded it), or his number and the game points (``3:2-0``).
+
+        The starting number, as every crosstable names an opponent: unlike a rank, no two players share it.
+        """
         if self.kind == "bye":
             return "bye"
         if self.kind == "forfeit":
-            return f"{self.opponent_rank}{'+' if self.game_points > self.opponent_game_points else '-'}"
-        return f"{self.opponent_rank}:{_fmt(self.game_points)}-{_fmt(self.opponent_game_points)}"
+            return f"{self.opponent_number}{'+' if self.game_points > self.opponent_game_points else '-'}"
+        return f"{self.opponent_number}:{_fmt(self.game_points)}-{_fmt(self.opponent_game_points)}"
 
 
 @dataclass
 class CrosstableRow:
     rank: int
+    number: int | None  # the starting number (``Entry.seed``)
     player: Player
     points: float
     rounds: list[CrosstableCell]
     cells: list[str]  # round robin only: game points against each player, in the order of the rows
+    by_round: list[CrosstableCell | None]  # one per round of the table (``crosstable_round_numbers``): None, not played
 
 
 def crosstable(tournament: Tournament) -> tuple[list[StandingsRow], list[CrosstableRow]]:
@@ -140,6 +147,7 @@ def crosstable(tournament: Tournament) -> tuple[list[StandingsRow], list[Crossta
         for r in plain
     ]
     rank = {r.player.pk: r.rank for r in rows}
+    number = {pk: e.seed for pk, e in entries.items()}
     lines = pure.crosstable_lines(results, list(entries), scoring)
     dense = tournament.format in (Tournament.Format.ROUND_ROBIN, Tournament.Format.DOUBLE_ROUND_ROBIN)
     scored: dict[tuple[int, int], list[str]] = {}
@@ -159,11 +167,23 @@ def crosstable(tournament: Tournament) -> tuple[list[StandingsRow], list[Crossta
         cells = ["x" if other == r.player.pk else " ".join(scored.get((r.player.pk, other), []))
                  for other in order] if dense else []
         rounds = [CrosstableCell(round=e.round, opponent=e.opponent, opponent_rank=rank.get(e.opponent),
+                                 opponent_number=number.get(e.opponent) if e.opponent is not None else None,
                                  game_points=float(e.game_points), opponent_game_points=float(e.opponent_game_points),
                                  match_points=float(e.match_points), kind=str(e.kind))
                   for e in lines.get(r.player.pk, [])]
-        table.append(CrosstableRow(rank=r.rank, player=r.player, points=r.points, rounds=rounds, cells=cells))
+        table.append(CrosstableRow(rank=r.rank, number=number.get(r.player.pk), player=r.player, points=r.points,
+                                   rounds=rounds, cells=cells, by_round=[]))
+    numbers = crosstable_round_numbers(table)
+    for row in table:
+        played = {c.round: c for c in row.rounds}
+        row.by_round = [played.get(n) for n in numbers]
     return rows, table
+
+
+def crosstable_round_numbers(table: list[CrosstableRow]) -> list[int]:
+    """Returns the rounds a crosstable has columns for: every round somebody played, in order (a player who
+    missed one, left out or entered late, has an empty cell there, not his next result)."""
+    return sorted({c.round for row in table for c in row.rounds})
 
 
 def _fmt(value: float | Decimal) -> str:
@@ -195,6 +215,17 @@ def rounds_with_matches(tournament: Tournament) -> list[Round]:
     return list(Round.objects.filter(tournament=tournament).order_by("number")
                 .prefetch_related(Prefetch("matches", queryset=matches),
                                   Prefetch("games", queryset=loose, to_attr="loose_games")))
+
+
+def match_scores_attach(tournament: Tournament, rounds: list[Round]) -> None:
+    """Gives each match of the rounds its ``score``: the game points of its first player, then the second's
+    (``1.5-0.5``), once every game is played; "" before (two queries)."""
+    outcomes = match_outcomes(tournament)
+    for round_ in rounds:
+        for match in round_.matches.all():
+            o = outcomes.get(match.pk)
+            match.score = (f"{_fmt(o.game_points_one)}-{_fmt(o.game_points_two)}"
+                           if o is not None and o.complete and o.two is not None else "")
 
 
 def tournament_log(tournament: Tournament, *, public: bool = False) -> QuerySet[TournamentLog]:
@@ -332,27 +363,25 @@ def tournament_pdn(tournament: Tournament) -> str:
 
 
 def crosstable_csv(tournament: Tournament) -> str:
-    """Returns the crosstable as CSV: rank, player, points, then per opponent (round robin) or per round.
+    """Returns the crosstable as CSV: rank, player, points, then per opponent (round robin) or per round,
+    then the player's starting number.
 
-    A round's cell is ``CrosstableCell.mark``: the opponent's rank and the game points each
-    (``3:2-0``), ``bye``, or the opponent's rank with ``+``/``-`` for a forfeit (``-`` for both
-    players of a double forfeit). Those marks and the points are the code's own (written as
+    A round's cell is ``CrosstableCell.mark``: the opponent's starting number and the game points
+    each (``3:2-0``), ``bye``, or the opponent's number with ``+``/``-`` for a forfeit (``-`` for
+    both players of a double forfeit), empty for a round the player did not play. Those marks and the points are the code's own (written as
     they are); the player's name is text, neutralised if it begins like a formula.
     """
     _rows, table = crosstable(tournament)
     out = io.StringIO()
     writer = csv_writer(out)
     dense = bool(table and table[0].cells)
-    rounds = sorted({c.round for row in table for c in row.rounds})
+    rounds = crosstable_round_numbers(table)
     columns = [str(i) for i in range(1, len(table) + 1)] if dense else [f"R{n}" for n in rounds]
-    writer.writerow(["rank", "player", "points", *columns])
+    writer.writerow(["rank", "player", "points", *columns, "number"])
     for row in table:
-        if dense:
-            cells = row.cells
-        else:
-            by_round = {c.round: c for c in row.rounds}
-            cells = [by_round[n].mark if n in by_round else "" for n in rounds]
-        writer.writerow([row.rank, row.player.name, Computed(_fmt(row.points)), *map(Computed, cells)])
+        cells = row.cells if dense else [c.mark if c is not None else "" for c in row.by_round]
+        writer.writerow([row.rank, row.player.name, Computed(_fmt(row.points)), *map(Computed, cells),
+                         row.number if row.number is not None else ""])
     return out.getvalue()
 
 
@@ -471,6 +500,32 @@ def unsigned_by(player: Player, cards: list[GameCard]) -> set[int]:
     colour_of = {card.game.pk: card.colour for card in cards}
     return {game.pk for game, sides in unconfirmed_results([card.game for card in cards])
             if colour_of.get(game.pk, "").lower() in sides}
+
+
+def appeals_open(cards: list[GameCard], now: Any) -> set[int]:
+    """Returns the ids of the cards' finished games on which an appeal may still be filed (Law 28): a
+    tournament's game until its window closes (``hook.appeal_closed``) and never once the tournament is
+    finished; a game outside a tournament always. One query, whatever the number of games."""
+    tournaments = {card.tournament.pk for card in cards if card.tournament is not None}
+    published: dict[int, list[int]] = {}
+    for tid, number in (Round.objects.filter(tournament_id__in=tournaments).exclude(status=Round.Status.PREVIEW)
+                        .values_list("tournament_id", "number") if tournaments else []):
+        published.setdefault(tid, []).append(number)
+    open_ = set()
+    for card in cards:
+        if not card.game.is_finished:
+            continue
+        tournament = card.tournament
+        if tournament is None:
+            open_.add(card.game.pk)
+            continue
+        if tournament.status == Tournament.Status.FINISHED or card.round_number is None:
+            continue
+        later = min((n for n in published.get(tournament.pk, []) if n > card.round_number), default=None)
+        if not appeal_closed(minutes=tournament.appeal_window_minutes, finished_at=card.game.finished_at,
+                             round_number=card.round_number, later_round=later, now=now):
+            open_.add(card.game.pk)
+    return open_
 
 
 def match_score(card: GameCard) -> str:

@@ -74,7 +74,9 @@ def _clock_initial(control: dict[str, Any] | None) -> dict[str, Any]:
     initial = {"clock": control.get("control", "per-move")}
     for name in ("move_seconds", "moves", "seconds", "increment_seconds"):
         if name in control:
-            initial[f"clock_{name}"] = control[name]
+            value = control[name]
+            # 1800, not "1800.0": a whole number of seconds is shown as people write it
+            initial[f"clock_{name}"] = int(value) if isinstance(value, float) and value.is_integer() else value
     return initial
 
 
@@ -88,6 +90,15 @@ def clock_text(control: dict[str, Any] | None) -> str:
     if control.get("increment_seconds"):
         text += f" + {control['increment_seconds']:g} s a move"
     return text
+
+
+#: What the manage page says when the tournament's status changes.
+STATUS_NOW = {
+    Tournament.Status.DRAFT: "The tournament is a draft again.",
+    Tournament.Status.REGISTRATION: "Registration is open: enter the players.",
+    Tournament.Status.RUNNING: "The tournament is running: pair the next round when the players are checked in.",
+    Tournament.Status.FINISHED: "The tournament is finished: its standings are final.",
+}
 
 
 class TournamentForm(ClockForm):
@@ -163,15 +174,24 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     rows, table = selectors.crosstable(tournament)
     rounds = [r for r in selectors.rounds_with_matches(tournament) if r.status != Round.Status.PREVIEW
               or services.is_director_of(tournament, request.user)]
+    selectors.match_scores_attach(tournament, rounds)
     return render(request, "tournaments/detail.html", {
         "tournament": tournament, "rounds": rounds, "standings": rows, "crosstable": table,
         "dense_crosstable": tournament.format in (Tournament.Format.ROUND_ROBIN, Tournament.Format.DOUBLE_ROUND_ROBIN),
-        "round_numbers": sorted({c.round for row in table for c in row.rounds}),
+        "round_numbers": selectors.crosstable_round_numbers(table),
         "tiebreaks": list(tournament.tiebreaks or []),
         "is_tournament_director": services.is_director_of(tournament, request.user),
         "log_head": tournament_head_text(tournament) if tournament.status == Tournament.Status.FINISHED else None,
         "my_check_in": _my_check_in(tournament, request.user),
+        "my_player_id": _my_player_id(request.user),
     })
+
+
+def _my_player_id(user: Any) -> int | None:
+    """The signed-in user's player (his board is marked on the pairings), or None."""
+    if not getattr(user, "is_authenticated", False):
+        return None
+    return Player.objects.filter(user=user).values_list("pk", flat=True).first()
 
 
 def _my_check_in(tournament: Tournament, user: Any) -> dict[str, Any] | None:
@@ -234,6 +254,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
         context.update({"next_game": pending[0] if pending else None, "pending": pending[1:],
                         "next_position": mark_safe(position_svg(pending[0].game.fen)) if pending else "",  # noqa: S308
                         "results": results, "unsigned": selectors.unsigned_by(player, results), "history": history,
+                        "appeals_open": selectors.appeals_open(results, timezone.now()),
                         "rating_chart": mark_safe(_rating_chart(history)),  # noqa: S308 - escaped by tournaments.svg
                         "tournaments": selectors.player_tournaments(player)})
     return render(request, "tournaments/me.html", context)
@@ -320,7 +341,7 @@ def print_standings(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "tournaments/print/standings.html", {
         "tournament": tournament, "standings": rows, "crosstable": table,
         "dense_crosstable": tournament.format in (Tournament.Format.ROUND_ROBIN, Tournament.Format.DOUBLE_ROUND_ROBIN),
-        "round_numbers": sorted({c.round for row in table for c in row.rounds}),
+        "round_numbers": selectors.crosstable_round_numbers(table),
         "tiebreaks": list(tournament.tiebreaks or []), "printed_at": timezone.now(),
     })
 
@@ -443,7 +464,7 @@ def manage_status(request: HttpRequest, slug: str) -> HttpResponse:
     def act(t: Tournament) -> str:
         t = services.tournament_status_set(acting_user=request.user, tournament=t, status=request.POST.get("status", ""),
                                            reason=request.POST.get("reason", ""))
-        return f"The tournament is now {t.get_status_display().lower()}."
+        return STATUS_NOW.get(t.status, f"The tournament is now {t.get_status_display().lower()}.")
     return _act(request, slug, act)
 
 

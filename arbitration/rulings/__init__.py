@@ -99,14 +99,16 @@ RULINGS: dict[str, RulingSpec] = {kind: RulingSpec(REQUESTS[kind], handler) for 
 
 
 def ruling_issue(*, acting_user: Any, game_id: int, kind: str, side: str | None = None, note: str = "",
-                 payload: dict[str, Any] | None = None) -> Game:
+                 payload: dict[str, Any] | None = None, termination: str | None = None) -> Game:
     """Records a ruling on a game and applies what the laws say it does; returns the game.
 
     Locks the game row, authorises (assigned referee or director; a player for an appeal on
     his own game; the named arbiter for a decision; a director to adjudicate), checks that the
     ruling applies now (422 ``invalid_ruling`` with the reason otherwise), writes the entry
     and saves the game's state. A ruling on a game whose loss by delay fell due first is
-    refused with ``game_over``; the loss stays on the record.
+    refused with ``game_over``; the loss stays on the record. ``termination``: how an adjudicated
+    game is said to have ended when it is not an adjudication (a result from the scoresheet);
+    the code's own, never a request's.
     """
     if not kind:
         raise InvalidRuling("A ruling needs its kind.", code="validation_error", status_code=400,
@@ -119,6 +121,8 @@ def ruling_issue(*, acting_user: Any, game_id: int, kind: str, side: str | None 
         fields["note"] = note or ""
     request = ruling_request_read(kind, fields)
     side, note = request.pop("side", "") or "", request.pop("note", "") or ""
+    if termination is not None and kind == LogEntry.Kind.ADJUDICATE:
+        request["termination"] = termination
     game, refused = _ruling_issue(acting_user=acting_user, game_id=game_id, kind=kind, side=side, note=note,
                                   payload=request)
     if refused is not None:

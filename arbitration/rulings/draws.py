@@ -109,4 +109,5 @@ def adjudicate(r: Ruling) -> None:
     """The director decides the result, with a reason."""
     result, reason = r.payload["result"], r.payload["reason"]
     r.log(Kind.ADJUDICATE, side=r.side or "", data={"result": result, "reason": reason})
-    finish(r.game, result=result, termination=Termination.ADJUDICATION, actor=r.actor, note=reason)
+    finish(r.game, result=result, termination=r.payload.get("termination") or Termination.ADJUDICATION,
+           actor=r.actor, note=reason)

@@ -527,7 +527,8 @@ def write_game(game: PDNGame) -> str:
     wrapper = _Wrapper()
     if game.pre_comment is not None:
         wrapper.add(_comment_token(game.pre_comment))
-    _write_moves(wrapper, game.moves, 1)
+    # From a position with White to move, the first move is the second of move 1 (Black moves first).
+    _write_moves(wrapper, game.moves, 1, (game.start_fen or "").strip().upper().startswith("W"))
     wrapper.add(game.result or "*")
     lines.append(wrapper.text())
     return "\n".join(lines) + "\n"

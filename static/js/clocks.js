@@ -300,6 +300,8 @@ DraughtsClocks.prototype.render = function () {
   var status;
   if (lostByDelay) {
     status = "Loss by delay: " + cap(loser) + " did not complete the move in time (Laws 24-25).";
+  } else if (finished && clocks.status === "not_started") {
+    status = "Not used: the game was not played on the clock (its moves were entered afterwards).";
   } else if (finished) {
     status = "Stopped: the game is over.";
   } else if (clocks.status === "not_started") {
@@ -320,5 +322,7 @@ DraughtsClocks.prototype.render = function () {
   setText(this.status, status);
   this.status.setAttribute("data-clock-state", lostByDelay ? "loss_by_delay" : finished ? "stopped"
     : clocks.time_called && clocks.status === "running" ? "time_called" : clocks.status);
-  setText(this.control, describeControl(control, control.control === "moves-in-time" ? clocks.moves : null));
+  // The moves made count those played on the clock: none to count when it never ran.
+  var counted = control.control === "moves-in-time" && clocks.status !== "not_started";
+  setText(this.control, describeControl(control, counted ? clocks.moves : null));
 };

@@ -311,7 +311,28 @@ export function announce(text) {
 /* Returns a move in words for the live region: "Move 3, Black: 11-15." */
 export function moveWords(move) {
   var side = move.side ? cap(move.side) : "";
-  return "Move " + Math.floor((move.ply + 1) / 2) + ", " + side + ": " + move.move + ".";
+  return "Move " + moveNumber(move.ply) + ", " + side + ": " + move.move + ".";
+}
+
+/*
+ * The page's numbering (the "numbering" JSON of the game pages: the opening, a ballot's moves, and the
+ * plies before the game's first move). Black moves first in English draughts: a ballot's three moves
+ * are 1. 10-14 22-18 2. 11-15, and the game's first move is White's second, as the printed scoresheet
+ * and the PDN number it.
+ */
+var numbering = null;
+export function gameNumbering() {
+  if (numbering === null) {
+    numbering = readJson("numbering") || {};
+    numbering.opening = Array.isArray(numbering.opening) ? numbering.opening : [];
+    numbering.plies_before = Number(numbering.plies_before) || 0;
+  }
+  return numbering;
+}
+
+/* The move number of the game's ply (1 is its first move). */
+export function moveNumber(ply) {
+  return Math.floor((gameNumbering().plies_before + ply + 1) / 2);
 }
 
 /* Returns a log entry other than a move in words for the live region, from its kind's label. */

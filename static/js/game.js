@@ -8,7 +8,7 @@
  */
 import { DraughtsBoard } from "./board.js";
 import { DraughtsClocks } from "./clocks.js";
-import { LiveFeed, Poller, announce, entryWords, followState, gameUrl, getJson, moveWords, readJson, resultWords } from "./common.js";
+import { LiveFeed, Poller, announce, entryWords, followState, gameNumbering, gameUrl, getJson, moveNumber, moveWords, readJson, resultWords } from "./common.js";
 
 function followGame(root) {
   var gameId = root.getAttribute("data-game-id");
@@ -57,7 +57,7 @@ function followGame(root) {
       setText("result", resultWords(state.result) + " · " + termination);
       setText("status", "Finished");
       setText("result-words", resultWords(state.result));
-      setText("termination", termination + " " + (state.termination || ""));
+      setText("termination", termination);
     }
     lastPly = state.ply;
     lastStatus = state.status;
@@ -195,8 +195,30 @@ function followGame(root) {
     var list = document.getElementById("move-list");
     list.innerHTML = "";
     var item = null;
+    var opening = gameNumbering().opening;
+    opening.forEach(function (text, i) {
+      // The ballot's moves, written as the game's first (Black's on odd plies); the board starts after them.
+      if (i % 2 === 0) {
+        item = document.createElement("li");
+        var label = document.createElement("span");
+        label.className = "muted";
+        label.textContent = (i / 2 + 1) + ". ";
+        item.appendChild(label);
+        list.appendChild(item);
+      }
+      var span = document.createElement("span");
+      span.className = "opening-move";
+      span.textContent = text + " ";
+      item.appendChild(span);
+      if (i === opening.length - 1) {
+        var note = document.createElement("span");
+        note.className = "muted";
+        note.textContent = "(ballot) ";
+        item.appendChild(note);
+      }
+    });
     moves.forEach(function (move, i) {
-      var number = Math.floor((move.ply + 1) / 2);
+      var number = moveNumber(move.ply);
       if (move.side === "black" || !item) {
         item = document.createElement("li");
         var label = document.createElement("span");
@@ -230,10 +252,12 @@ function followGame(root) {
     var label = document.getElementById("position-label");
     if (index === 0) {
       board.setMarks({});
-      label.textContent = "Start position (" + moves.length + " plies in the game)";
+      var opening = gameNumbering().opening;
+      label.textContent = (opening.length ? "Start position, after the ballot " + opening.join(" ") : "Start position") +
+        " (" + moves.length + " plies in the game)";
     } else {
       var move = moves[index - 1];
-      var number = Math.floor((move.ply + 1) / 2);
+      var number = moveNumber(move.ply);
       board.setMarks({ last: DraughtsBoard.movePath(move.move) });
       label.textContent = "After " + number + (move.side === "white" ? "… " : ". ") + move.move +
         " (ply " + index + " of " + moves.length + ")";

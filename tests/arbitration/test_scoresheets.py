@@ -45,7 +45,7 @@ def test_a_real_game_is_entered_move_by_move_on_the_record(new_game, director, c
     response = _enter(client_as, director, game.pk, moves=_moves_text())
     assert response.status_code == 201, response.json()
     state = response.json()
-    assert (state["status"], state["result"], state["termination"]) == ("finished", "1/2-1/2", "adjudication")
+    assert (state["status"], state["result"], state["termination"]) == ("finished", "1/2-1/2", "scoresheet")
     assert state["ply"] == len(pdn.moves) == len(state["moves"])
     assert state["fen"] == replayed.position.fen()
     entries = list(LogEntry.objects.filter(game=game).order_by("seq"))

@@ -160,7 +160,7 @@ def test_the_clocks_count_down_and_show_time_called_and_the_loss_by_delay_live(
     # The visitor's page followed: its clocks and the result.
     expect(visitor.get_by_test_id("clock-status")).to_contain_text("Loss by delay", timeout=10_000)
     expect(visitor.get_by_test_id("result")).to_contain_text("White won (0-1)")
-    expect(visitor.get_by_test_id("termination")).to_contain_text("loss_by_delay")
+    expect(visitor.get_by_test_id("termination")).to_have_text("Loss by improper delay (Laws 24-25)")
     expect(visitor.get_by_test_id("clock-black-flag")).to_have_text("Loss by delay")
     page.screenshot(path=str(tmp_path / "console-loss-by-delay.png"), full_page=True)
     visitor.screenshot(path=str(tmp_path / "game-page-loss-by-delay.png"), full_page=True)

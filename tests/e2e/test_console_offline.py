@@ -210,7 +210,7 @@ def test_moves_refused_on_arrival_are_shown_plainly_and_nothing_is_recorded_in_t
     expect(outbox).to_have_count(1)
     page.context.set_offline(False)
     expect(outbox.first).to_have_attribute("data-status", "refused", timeout=15_000)
-    expect(outbox.first.get_by_test_id("outbox-reason")).to_contain_text("illegal_move")
+    expect(outbox.first.get_by_test_id("outbox-reason")).to_contain_text("there is no black piece on 9")
     expect(page.get_by_test_id("alert")).to_contain_text("Not recorded: 9-13")
     game.refresh_from_db()
     assert _recorded(game) == ["9-14", "22-18"]

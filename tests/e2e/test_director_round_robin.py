@@ -83,8 +83,18 @@ def test_director_runs_a_four_player_round_robin_to_final_standings(page, make_u
             expect(page.get_by_test_id(f"results-{number}").get_by_test_id("game-result").nth(index)).to_have_text(
                 result)
 
-    page.get_by_test_id("status-button").click()
+    asked = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    page.get_by_test_id("status-button").click()  # closing asks once: "Cancel" leaves it running
+    page.wait_for_timeout(500)
+    expect(page.get_by_test_id("status")).to_have_text("Running")
+    from tournaments.models import Tournament
+
+    assert Tournament.objects.get(slug="browser-rr").status == "running"
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
+    page.get_by_test_id("status-button").click()  # closing asks once
     expect(page.get_by_test_id("status")).to_have_text("Finished")
+    assert len(asked) == 2 and asked[0] == asked[1] and asked[0].startswith("Close Browser Round Robin?")
 
     # the public page shows the final standings in order
     page.goto("/tournaments/browser-rr/")

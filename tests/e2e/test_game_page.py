@@ -124,7 +124,7 @@ def test_the_public_page_follows_a_game_in_progress_to_its_end(page, make_user):
 
     ruling_issue(acting_user=director, game_id=game.id, kind="resign", side="white")
     expect(page.get_by_test_id("result")).to_contain_text("Black won (1-0)", timeout=8_000)
-    expect(page.get_by_test_id("termination")).to_contain_text("resignation")
+    expect(page.get_by_test_id("termination")).to_have_text("Resignation")
 
 
 def test_the_public_page_says_rulings_that_arrive_by_polling_in_the_logs_order(page, make_user):
@@ -158,3 +158,50 @@ def test_the_public_page_says_rulings_that_arrive_by_polling_in_the_logs_order(p
         "Move 1, Black: 11-15.", re.compile(r"^40-move notice"), "Move 1, White: 22-18.",
         re.compile(r"^Resignation, White\.$"), re.compile(r"^Game ended")], timeout=8_000)
     expect(page.get_by_test_id("result")).to_contain_text("Black won (1-0)")
+
+
+def test_a_ballot_game_is_numbered_from_its_ballot_and_a_scoresheet_game_shows_no_clock_count(page, make_user):
+    """The ballot's moves are the game's first on its page (1. 10-14 22-18 2. 11-15), the game's first move is
+    White's move 2, as the printed scoresheet and the PDN write it, and the screen reader hears it so; a game
+    entered from its scoresheet says its clock was not used instead of "moves made: Black 0, White 0"."""
+    from playwright.sync_api import expect
+
+    from arbitration.scoresheets import game_scoresheet_enter
+    from arbitration.services import game_move_record
+    from games.models import Game
+    from games.rules import Position
+    from tests.tournaments.test_services import make_players, running_tournament
+    from tournaments import services
+
+    director = make_user("td", "director")
+    tournament = running_tournament(director, make_players(2), opening="three-move-ballot",
+                                    clock_control={"control": "moves-in-time", "moves": 30, "seconds": 1800})
+    round_ = services.round_pair(acting_user=director, tournament=tournament)
+    services.round_publish(acting_user=director, tournament=tournament, number=round_.number)
+    first, second = Game.objects.filter(round=round_).order_by("id")[:2]
+    ballot = first.match_game.match.ballots[0]["moves"].split()
+
+    position, played = Position.from_fen(first.initial_fen), []
+    for _ in range(4):
+        move = sorted(position.legal_moves(), key=lambda m: m.pdn())[0]
+        played.append(move.pdn())
+        position = position.play(move)
+    game_scoresheet_enter(acting_user=director, game_id=first.pk, moves=" ".join(played), result="1/2-1/2")
+    page.goto(f"/games/{first.pk}")
+    items = page.get_by_test_id("move-list").locator("li")
+    expect(items.nth(0)).to_have_text(re.compile(rf"^1\.\s*{ballot[0]}\s+{ballot[1]}\s*$"))
+    expect(items.nth(1)).to_have_text(re.compile(rf"^2\.\s*{ballot[2]}\s+\(ballot\)\s*{played[0]}\s*$"))
+    expect(items.nth(2)).to_have_text(re.compile(rf"^3\.\s*{played[1]}\s*{played[2]}\s*$"))
+    expect(page.get_by_test_id("ply-1")).to_have_attribute("aria-label", f"Show the position after 2… {played[0]}")
+    expect(page.get_by_test_id("result")).to_have_text("Drawn (1/2-1/2) · Result from the scoresheet")
+    expect(page.get_by_test_id("clock-status")).to_contain_text("Not used")
+    expect(page.get_by_test_id("clock-control")).to_have_text(re.compile(r"^30 moves in 30 min"))
+    expect(page.get_by_test_id("clock-control")).not_to_contain_text("moves made")
+
+    page.goto(f"/games/{second.pk}")
+    expect(page.get_by_test_id("position-label")).to_contain_text("after the ballot " + " ".join(ballot))
+    lines = page.get_by_test_id("announcer").locator("p")
+    move = sorted(Position.from_fen(second.initial_fen).legal_moves(), key=lambda m: m.pdn())[0].pdn()
+    game_move_record(acting_user=director, game_id=second.pk, move=move, ply=1)
+    expect(lines).to_have_text([f"Move 2, White: {move}."], timeout=8_000)
+    expect(page.get_by_test_id("position-label")).to_contain_text(f"After 2… {move}")

@@ -52,9 +52,10 @@ def test_crosstable_csv_neutralises_names_and_keeps_its_marks(director):
     assert {row[1] for row in rows} == {"'" + name for name in NASTY}
     _rows_, table = selectors.crosstable(tournament)
     for row, expected in zip(rows, table, strict=True):
-        assert row[3:] == list(expected.cells)  # "-" of the double forfeit, "x", scores: unchanged
+        assert row[3:-1] == list(expected.cells)  # "-" of the double forfeit, "x", scores: unchanged
+        assert row[-1] == str(expected.number)
         assert float(row[2]) == expected.points
-    assert any(cell == "-" for row in rows for cell in row[3:])
+    assert any(cell == "-" for row in rows for cell in row[3:-1])
 
 
 def test_the_csv_endpoints_serve_the_neutralised_files(director):

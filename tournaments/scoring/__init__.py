@@ -1,6 +1,7 @@
 """Pure standings, tiebreaks and crosstables from match results (no Django, no ORM)."""
 
 from tournaments.scoring.standings import (
+    TIEBREAK_LABELS,
     TIEBREAKS,
     CrossEntry,
     MatchResult,
@@ -13,6 +14,7 @@ from tournaments.scoring.standings import (
 
 __all__ = [
     "TIEBREAKS",
+    "TIEBREAK_LABELS",
     "CrossEntry",
     "MatchResult",
     "Scoring",

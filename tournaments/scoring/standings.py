@@ -25,7 +25,15 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from tournaments.scoring.tiebreaks import CATALOGUE, Context, Round, canonical, direct_encounter, values
+from tournaments.scoring.tiebreaks import (
+    CATALOGUE,
+    Context,
+    Round,
+    canonical,
+    direct_encounter,
+    name_of,
+    values,
+)
 
 
 class Kind(StrEnum):
@@ -87,6 +95,10 @@ TIEBREAKS = (
     "game_points",
     *CATALOGUE,
 )
+
+#: Each tiebreak as a page names it.
+#: Each tiebreak's name as people say it, for every name the system takes.
+TIEBREAK_LABELS = {t: name_of(t) for t in TIEBREAKS}
 
 
 @dataclass(frozen=True, slots=True)

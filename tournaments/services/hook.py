@@ -37,6 +37,19 @@ def result_recorded_by_service() -> Any:
         _recorded_by_service.reset(token)
 
 
+
+def appeal_closed(*, minutes: int | None, finished_at: Any, round_number: int, later_round: int | None,
+                  now: Any) -> str:
+    """Returns why an appeal on a game is too late ("" while it may be filed): with the tournament's window,
+    ``minutes`` after the game's end; without one, once a later round (``later_round``) is published."""
+    if minutes is not None:
+        if finished_at is not None and now > finished_at + timedelta(minutes=minutes):
+            return f"appeals are filed within {minutes} minutes of the game's end"
+        return ""
+    if later_round is not None:
+        return f"round {later_round} is published: appeals on round {round_number} are closed"
+    return ""
+
 class TournamentHook:
     """Answers ``arbitration.access`` for a game of a tournament."""
 
@@ -65,15 +78,12 @@ class TournamentHook:
         if round_ is None:
             return ""
         minutes = round_.tournament.appeal_window_minutes
-        if minutes is not None:
-            if game.finished_at is not None and timezone.now() > game.finished_at + timedelta(minutes=minutes):
-                return f"appeals are filed within {minutes} minutes of the game's end"
-            return ""
-        later = (Round.objects.filter(tournament_id=round_.tournament_id, number__gt=round_.number)
-                 .exclude(status=Round.Status.PREVIEW).order_by("number").values_list("number", flat=True).first())
-        if later is not None:
-            return f"round {later} is published: appeals on round {round_.number} are closed"
-        return ""
+        later = None
+        if minutes is None:
+            later = (Round.objects.filter(tournament_id=round_.tournament_id, number__gt=round_.number)
+                     .exclude(status=Round.Status.PREVIEW).order_by("number").values_list("number", flat=True).first())
+        return appeal_closed(minutes=minutes, finished_at=game.finished_at, round_number=round_.number,
+                             later_round=later, now=timezone.now())
 
     def result_changed(self, game: Game, *, actor: Any, kind: str, entry_seq: int, before: str | None,
                        after: str | None, note: str, administrator: bool) -> None:

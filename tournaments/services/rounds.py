@@ -457,6 +457,7 @@ def match_games_create(*, acting_user: Any, tournament: Tournament, match: Match
         game = game_create(
             acting_user=acting_user, black=black, white=white, rule_set=tournament.rule_set,
             referees=referee_of(linked_users(black, white)), start_fen=ballot["fen"] if ballot else "",
+            opening=ballot["moves"] if ballot else "",
             progress_rule=tournament.progress_rule, repetition_threshold=tournament.repetition_threshold,
             round=match.round, clock=tournament.clock_control or None,
         )

@@ -9,7 +9,7 @@
  * the console waits for the next landing or "Stop here". The server checks each move on arrival.
  */
 import { DraughtsBoard } from "../board.js";
-import { cap } from "../common.js";
+import { cap, moveNumber } from "../common.js";
 import { enqueue, outbox, pending, provisional, setupOutbox } from "./outbox.js";
 import { $, clearAlert, el, showAlert, showNotice } from "./page.js";
 import { openRuling } from "./rulings.js";
@@ -298,7 +298,7 @@ function refusedAtOnce(move, answer, error) {
     $("move-input").value = move;
   }
   if (answer.status === 409) {
-    showAlert(error.message + " (" + error.code + ")");
+    showAlert(error.message); // the server's words; the code stays in the API
     loadState();
     return;
   }
@@ -307,7 +307,7 @@ function refusedAtOnce(move, answer, error) {
     renderBoard();
     return;
   }
-  showAlert(error.message + " (" + error.code + ")");
+  showAlert(error.message);
   renderBoard();
 }
 
@@ -315,7 +315,8 @@ function showIllegal(move, error) {
   var extra = el("div");
   var legal = error.details.legal_moves || (desk.state && desk.state.legal_moves) || [];
   var candidates = error.details.candidates;
-  extra.appendChild(el("p", { "data-testid": "refused-move" }, "Refused: " + (error.details.move || move) + " (" + error.code + ")"));
+  extra.appendChild(el("p", { "data-testid": "refused-move" }, "Refused: " + (error.details.move || move) +
+    (error.code === "ambiguous_move" ? ", which could be more than one move." : ", not a legal move here.")));
   if (candidates && candidates.length) {
     extra.appendChild(el("p", {}, "It could be: " + candidates.join(", ")));
   }
@@ -339,7 +340,7 @@ export function renderMoves() {
   var moves = desk.state.moves || [];
   var item = null;
   moves.forEach(function (move, index) {
-    var number = Math.floor((move.ply + 1) / 2);
+    var number = moveNumber(move.ply);
     if (move.side === "black" || !item) {
       item = el("li");
       item.appendChild(el("span", { class: "muted" }, number + ". "));

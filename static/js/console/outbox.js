@@ -301,7 +301,7 @@ function settleRefusal(item, answer, error) {
     onDirectRefusal(item.move, answer, error);
     return;
   }
-  refuse(item, error.message + " (" + error.code + ")");
+  refuse(item, error.message);
   if (answer.status === 409) {
     loadState();
   }

@@ -276,7 +276,7 @@ export function setupRulings() {
         }
         var error = errorOf(answer);
         var box = $("ruling-error");
-        box.textContent = error.message + " (" + error.code + ")";
+        box.textContent = error.message;
         box.hidden = false;
         if (answer.status === 409) {
           loadState();
