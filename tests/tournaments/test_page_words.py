@@ -41,7 +41,7 @@ def test_standings_headings_are_words_and_no_column_twice(director):
                                                                  "print-standings")):
         headings = _headings(_client().get(path).content.decode(), testid)
         assert headings == ["Rank", "Player", "Points", "Buchholz", "Median Buchholz", "Sonneborn-Berger",
-                            "Head-to-head", "Wins", "Game points", "Played"]
+                            "Direct encounter", "Wins", "Game points", "Played"]
         page = _client().get(path).content.decode()
         rows = re.findall(r'<tr data-testid="standings-row">(.*?)</tr>', page, re.S)
         assert all(len(re.findall(r"<td", row)) == len(headings) for row in rows)
@@ -52,7 +52,7 @@ def test_the_manage_page_and_its_messages_say_rules_tiebreaks_and_statuses_in_wo
     response = client.post("/tournaments/manage/", {
         "name": "Words Cup", "slug": "words", "format": "swiss", "rounds": "3", "games_per_match": "2",
         "opening": "go-as-you-please", "rule_set": "standard", "progress_rule": "forty-move-notice",
-        "tiebreaks": ["sonneborn_berger", "buchholz"],
+        "tiebreaks": ["SB", "BH"],
     })
     assert response.status_code == 302
     client.post("/tournaments/words/manage/clock", {"clock": "moves-in-time", "clock_moves": "30",
