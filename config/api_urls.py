@@ -33,6 +33,7 @@ from tournaments.api import (
     StandingsCSVView,
     TournamentPDNSlashView,
     TournamentPDNView,
+    TournamentTRFView,
     TournamentViewSet,
 )
 
@@ -75,6 +76,7 @@ urlpatterns = [
     path("tournaments/<slug:slug>/crosstable.csv", CrosstableCSVView.as_view(), name="tournament-crosstable-csv"),
     path("tournaments/<slug:slug>/pdn", TournamentPDNView.as_view(), name="tournament-pdn"),
     path("tournaments/<slug:slug>/rounds/<id:number>/pdn", RoundPDNView.as_view(), name="round-pdn"),
+    path("tournaments/<slug:slug>/trf", TournamentTRFView.as_view(), name="tournament-trf"),
     path("tournaments/<slug:slug>/pdn/", TournamentPDNSlashView.as_view()),
     *router.urls,
 ]

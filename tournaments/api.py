@@ -431,6 +431,18 @@ class TournamentPDNView(APIView):
         return _with_head(response, tournament)
 
 
+class TournamentTRFView(APIView):
+    """The tournament in FIDE's Tournament Report File layout (TRF), one round a match."""
+
+    @extend_schema(summary="The tournament as FIDE's TRF (for pairing checkers and rating officers)",
+                   responses={(200, "text/plain"): OpenApiTypes.STR, 404: _ERRORS[404]})
+    def get(self, request: Request, slug: str) -> HttpResponse:
+        tournament = _tournament(slug)
+        response = HttpResponse(selectors.tournament_trf(tournament), content_type="text/plain; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{tournament.slug}.trf"'
+        return _with_head(response, tournament)
+
+
 class RoundPDNView(APIView):
     """A round's games as PDN, growing as they are played: the live broadcast for relays and
     other draughts programs. The entity tag changes with every entry on a game's log, so a relay

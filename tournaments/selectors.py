@@ -362,6 +362,44 @@ def tournament_pdn(tournament: Tournament) -> str:
     return "\n".join(game_pdn(game).rstrip("\n") + "\n" for game in tournament_games(tournament))
 
 
+def tournament_trf(tournament: Tournament) -> str:
+    """Returns the tournament as FIDE's TRF (the layout the Dutch system's checkers read).
+
+    Pairing numbers are the starting ranks; one round is one match: the opponent, the colour of
+    the match's first game (``w``, the side that moves first: Black; ``-`` for a forfeit), the match's result (``1``
+    ``=`` ``0``, ``+``/``-`` a forfeit, ``U`` the bye, ``Z`` a round the player was not paired
+    in); the points are the tournament's match points (``BBW``...). Only the rounds whose matches
+    are all decided are written. Four queries.
+    """
+    entries = list(Entry.objects.filter(tournament=tournament).select_related("player")
+                   .order_by("seed", "-player__rating", "player__name", "player_id"))
+    number = {e.player_id: i for i, e in enumerate(entries, start=1)}
+    outcomes = match_outcomes(tournament)
+    by_round: dict[int, list[MatchOutcome]] = {}
+    for o in outcomes.values():
+        by_round.setdefault(o.round, []).append(o)
+    complete = sorted(n for n, matches in by_round.items() if all(o.complete for o in matches))
+    complete = [n for i, n in enumerate(complete, start=1) if n == i]  # the finished rounds from round 1 on
+    rank = {r.player: r.rank for r in standings_rows(tournament)}
+    lines = {e.player_id: [(None, None, "Z")] * len(complete) for e in entries}
+    for index, n in enumerate(complete):
+        for o in by_round[n]:
+            if o.two is None:
+                lines[o.one][index] = (None, None, "U")
+                continue
+            for me, other in ((o.one, o.two), (o.two, o.one)):
+                colour = "-" if o.first_black is None else "w" if o.first_black == me else "b"
+                if o.kind == Match.Kind.FORFEIT:
+                    result = "+" if o.winner == me else "-"
+                else:
+                    result = "=" if o.winner is None else "1" if o.winner == me else "0"
+                lines[me][index] = (number[other], colour, result)
+    players = [pure.TrfEntry(number=number[e.player_id], name=e.player.name, rating=e.player.rating,
+                             rank=rank.get(e.player_id, 0), rounds=lines[e.player_id]) for e in entries]
+    return pure.trf_text(name=tournament.name, players=players, rounds_total=tournament.round_count or None,
+                         scoring=scoring_of(tournament))
+
+
 def crosstable_csv(tournament: Tournament) -> str:
     """Returns the crosstable as CSV: rank, player, points, then per opponent (round robin) or per round,
     then the player's starting number.

@@ -21,6 +21,7 @@ from tournaments.pairing.knockout import (
 )
 from tournaments.pairing.roundrobin import round_robin
 from tournaments.pairing.swiss import SwissPlayer, pair_swiss
+from tournaments.pairing.trf import PointSystem, TrfPlayer, TrfRound, TrfTournament, write_trf
 from tournaments.pairing.types import PairingError
 from tournaments.ratings import GameScore, Glicko, glicko2_update
 from tournaments.scoring import MatchResult, Scoring
@@ -160,3 +161,36 @@ def glicko2_ratings(before: dict[int, tuple[float, float, float]],
                            [GameScore(b, w, score) for b, w, score in games])
     return {p: ((after[p].rating, after[p].rd, after[p].vol) if p in after else values)
             for p, values in before.items()}
+
+
+# --- TRF (tournaments.pairing.trf) ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TrfEntry:
+    """A player's line of a TRF file: pairing number, name, rating, rank, and per round (opponent's
+    pairing number or None, colour ``w``/``b`` (``w`` moves first: Black) or None, the TRF result)."""
+
+    number: int
+    name: str
+    rating: int | None
+    rank: int
+    rounds: list[tuple[int | None, str | None, str]]
+
+
+def trf_text(*, name: str, players: list[TrfEntry], rounds_total: int | None, scoring: Scoring) -> str:
+    """Returns the tournament as FIDE's TRF, one round a match, its points the tournament's (BBW, BBD,
+    BBL, BBU lines: a won match, a drawn one, a lost one, the bye)."""
+    system = PointSystem(win=round(scoring.win * 10), draw=round(scoring.draw * 10), loss=round(scoring.loss * 10),
+                         zero_bye=0, forfeit_loss=round(scoring.loss * 10), bye=round(scoring.bye * 10))
+    trf = TrfTournament(
+        players=tuple(
+            TrfPlayer(number=p.number, name=p.name[:33], rating=p.rating or 0, rank=p.rank).with_rounds(
+                tuple(TrfRound(opponent, colour, result) for opponent, colour, result in p.rounds), system)
+            for p in players),
+        rounds_total=rounds_total, points=system, other_lines=(f"012 {name}",),
+    )
+    lines = write_trf(trf, line_end="\n").split("\n")
+    points = [f"{code} {value / 10:>4.1f}" for code, value in
+              (("BBW", system.win), ("BBD", system.draw), ("BBL", system.loss), ("BBU", system.bye))]
+    return "\n".join([lines[0], *points, *lines[1:]])
