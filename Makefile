@@ -19,8 +19,9 @@ TEST_ENV := DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_UR
 	DJANGO_SECRET_KEY=tests-only-not-a-secret DJANGO_LOG_KEY=tests-only-log-key DJANGO_ALLOW_ASYNC_UNSAFE=true
 # pytest-xdist worker processes of the parallel part (one per core); 0 or 1: no xdist, one process.
 TEST_WORKERS ?= 2
-# How xdist hands out the tests: loadfile keeps a module (and its module-scoped servers) on one worker.
-TEST_DIST ?= loadfile
+# How xdist hands out the tests: worksteal, one by one, a worker that runs out taking from the other's share
+# (loadfile, which keeps a module on one worker, left one worker idle behind a long module).
+TEST_DIST ?= worksteal
 XDIST := $(if $(filter-out 0 1,$(TEST_WORKERS)),-n $(TEST_WORKERS) --dist $(TEST_DIST))
 # make test-fast: no browser, no server, no real worker, nothing serial
 FAST_MARKERS := not e2e and not celery and not server and not serial

@@ -34,6 +34,17 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.server)
 
 
+@pytest.fixture(autouse=True, scope="session")
+def quick_password_hashing():
+    """Hashes the passwords the tests set with a quick work factor (tests/support/hashers.py)."""
+    from django.conf import settings
+    from django.test.utils import override_settings
+
+    with override_settings(PASSWORD_HASHERS=["tests.support.hashers.QuickPBKDF2PasswordHasher",
+                                             *settings.PASSWORD_HASHERS]):
+        yield
+
+
 @pytest.fixture(autouse=True)
 def celery_tasks_in_process(request):
     """Runs the Celery tasks the code under test sends in the test's own process, at once.
