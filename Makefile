@@ -79,7 +79,9 @@ test: $(VENV)/.dev-installed services packages
 # (PYTEST_ARGS naming one module) is not a failure; both selecting none is.
 test-postgres:
 	@db=test_draughts_$$$$; \
+	echo "== the suite on PostgreSQL, in parallel: pytest $(XDIST) -m 'not serial' $(PYTEST_ARGS)"; \
 	$(TEST_ENV) DJANGO_TEST_DATABASE_NAME=$$db $(PY) -m pytest $(XDIST) -m "not serial" $(PYTEST_ARGS); parallel=$$?; \
+	echo "== the suite on PostgreSQL, the tests that cannot share the machine: pytest -m serial $(PYTEST_ARGS)"; \
 	$(TEST_ENV) DJANGO_TEST_DATABASE_NAME=$${db}_serial $(PY) -m pytest -m serial $(PYTEST_ARGS); serial=$$?; \
 	scripts/pytest-status.sh $$parallel $$serial
 
