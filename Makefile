@@ -76,11 +76,13 @@ test: $(VENV)/.dev-installed services packages
 # serial (they cannot share the machine) in one process after the others, which run in TEST_WORKERS
 # xdist processes, each with its own test database (test_draughts_<pid>_gwN), Redis database, live
 # channel, ports and browser. Each part prints its 20 slowest tests. A part that selects no test
-# (PYTEST_ARGS naming one module) is not a failure; both selecting none is.
+# (PYTEST_ARGS naming one module) is not a failure; both selecting none is. An interrupted parallel
+# part (exit 2) ends the run.
 test-postgres:
 	@db=test_draughts_$$$$; \
 	echo "== the suite on PostgreSQL, in parallel: pytest $(XDIST) -m 'not serial' $(PYTEST_ARGS)"; \
 	$(TEST_ENV) DJANGO_TEST_DATABASE_NAME=$$db $(PY) -m pytest $(XDIST) -m "not serial" $(PYTEST_ARGS); parallel=$$?; \
+	if [ $$parallel = 2 ]; then exit 2; fi; \
 	echo "== the suite on PostgreSQL, the tests that cannot share the machine: pytest -m serial $(PYTEST_ARGS)"; \
 	$(TEST_ENV) DJANGO_TEST_DATABASE_NAME=$${db}_serial $(PY) -m pytest -m serial $(PYTEST_ARGS); serial=$$?; \
 	scripts/pytest-status.sh $$parallel $$serial
