@@ -12,16 +12,27 @@ PORT ?= 8000
 VAR_DIR := $(abspath $(or $(DJANGO_VAR_DIR),var))
 
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/draughts
-TEST_BROKER_URL ?= redis://127.0.0.1:6379/15
+# The base of the Redis databases of a run: xdist worker gwN takes the base's number plus N
+# (tests/support/xdist.py), so with 2 workers a run uses 14 and 15; the serial part uses the base.
+TEST_BROKER_URL ?= redis://127.0.0.1:6379/14
 TEST_ENV := DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_URL) \
 	DJANGO_SECRET_KEY=tests-only-not-a-secret DJANGO_LOG_KEY=tests-only-log-key DJANGO_ALLOW_ASYNC_UNSAFE=true
+# pytest-xdist worker processes of the parallel part (one per core); 0 or 1: no xdist, one process.
+TEST_WORKERS ?= 2
+# How xdist hands out the tests: worksteal, one by one, a worker that runs out taking from the other's share
+# (loadfile, which keeps a module on one worker, left one worker idle behind a long module).
+TEST_DIST ?= worksteal
+XDIST := $(if $(filter-out 0 1,$(TEST_WORKERS)),-n $(TEST_WORKERS) --dist $(TEST_DIST))
+# make test-fast: no browser, no server, no real worker, nothing serial
+FAST_MARKERS := not e2e and not celery and not server and not serial
 PYTEST_ARGS ?=
 
-.PHONY: help run test test-postgres test-sqlite fuzz bench lint services packages clean
+.PHONY: help run test test-fast test-postgres test-sqlite fuzz bench lint services packages clean
 
 help:
 	@echo "make run    start web + worker at http://$(HOST):$(PORT)/ (SQLite, file-system broker)"
-	@echo "make test   run the whole test suite (PostgreSQL, Redis, a real Celery worker, Chromium)"
+	@echo "make test   run the whole test suite (PostgreSQL, Redis, a real Celery worker, Chromium), over both cores"
+	@echo "make test-fast  the pure cores and the services only (no browser, no server, no worker), for the edit-test loop"
 	@echo "make fuzz   run schemathesis against the real server, longer than make test (FUZZ_SEED, FUZZ_EXAMPLES)"
 	@echo "make bench  run the benchmarks in benchmarks/"
 	@echo "make lint   run ruff and the architecture contracts (import-linter)"
@@ -61,17 +72,32 @@ test: $(VENV)/.dev-installed services packages
 	$(MAKE) --no-print-directory test-postgres
 	$(MAKE) --no-print-directory test-sqlite
 
-# The whole suite on PostgreSQL and Redis, with a real worker and the browser tests.
-# Each run has its own test database (test_draughts_<pid>), so parallel runs don't collide.
+# The whole suite on PostgreSQL and Redis, with real workers and the browser tests: the tests marked
+# serial (they cannot share the machine) in one process after the others, which run in TEST_WORKERS
+# xdist processes, each with its own test database (test_draughts_<pid>_gwN), Redis database, live
+# channel, ports and browser. Each part prints its 20 slowest tests. A part that selects no test
+# (PYTEST_ARGS naming one module) is not a failure; both selecting none is. An interrupted parallel
+# part (exit 2) ends the run.
 test-postgres:
-	$(TEST_ENV) DJANGO_TEST_DATABASE_NAME=test_draughts_$$$$ $(PY) -m pytest $(PYTEST_ARGS)
+	@db=test_draughts_$$$$; \
+	echo "== the suite on PostgreSQL, in parallel: pytest $(XDIST) -m 'not serial' $(PYTEST_ARGS)"; \
+	$(TEST_ENV) DJANGO_TEST_DATABASE_NAME=$$db $(PY) -m pytest $(XDIST) -m "not serial" $(PYTEST_ARGS); parallel=$$?; \
+	if [ $$parallel = 2 ]; then exit 2; fi; \
+	echo "== the suite on PostgreSQL, the tests that cannot share the machine: pytest -m serial $(PYTEST_ARGS)"; \
+	$(TEST_ENV) DJANGO_TEST_DATABASE_NAME=$${db}_serial $(PY) -m pytest -m serial $(PYTEST_ARGS); serial=$$?; \
+	scripts/pytest-status.sh $$parallel $$serial
 
-# The smoke subset on the embedded defaults (SQLite, file-system broker), in a scratch var/.
+# The pure cores and the services on PostgreSQL, over both cores: what the edit-test loop needs.
+test-fast:
+	$(TEST_ENV) DJANGO_TEST_DATABASE_NAME=test_draughts_fast_$$$$ $(PY) -m pytest $(XDIST) -m "$(FAST_MARKERS)" $(PYTEST_ARGS)
+
+# The smoke subset on the embedded defaults (SQLite, file-system broker), in a scratch var/
+# (one folder per xdist worker under it: tests/support/xdist.py).
 test-sqlite:
 	@scratch=$$(mktemp -d); trap 'rm -rf "$$scratch"' EXIT; \
 	DJANGO_VAR_DIR=$$scratch DJANGO_SECRET_KEY=tests-only-not-a-secret DJANGO_LOG_KEY=tests-only-log-key \
 	DJANGO_ALLOW_ASYNC_UNSAFE=true \
-	DATABASE_URL= CELERY_BROKER_URL= $(PY) -m pytest -m smoke $(PYTEST_ARGS)
+	DATABASE_URL= CELERY_BROKER_URL= $(PY) -m pytest $(XDIST) -m smoke $(PYTEST_ARGS)
 
 # schemathesis against the real web server as every role (tests/config/test_fuzz_api.py), with
 # another seed and more examples than the suite's run: FUZZ_SEED=7 FUZZ_EXAMPLES=200 make fuzz

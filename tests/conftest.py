@@ -13,6 +13,38 @@ import pytest
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
+# The fixtures that start a server or a worker process: a test that uses one (directly or through
+# another fixture) is marked ``server`` (make test-fast leaves them out). Tests that start one in their
+# own module carry the mark themselves.
+SERVER_FIXTURES = frozenset({"live_server", "browser", "celery_worker", "clock_workers"})
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_setupnodes(config, specs):
+    """Under pytest-xdist each worker process starts with its own Redis databases, live channel and var
+    folder (tests/support/xdist.py): its settings, and the servers and workers it starts, use them."""
+    from tests.support.xdist import give_each_worker_its_own
+
+    give_each_worker_its_own(specs, os.environ)
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if SERVER_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.server)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def quick_password_hashing():
+    """Hashes the passwords the tests set with a quick work factor (tests/support/hashers.py)."""
+    from django.conf import settings
+    from django.test.utils import override_settings
+
+    with override_settings(PASSWORD_HASHERS=["tests.support.hashers.QuickPBKDF2PasswordHasher",
+                                             *settings.PASSWORD_HASHERS]):
+        yield
+
+
 @pytest.fixture(autouse=True)
 def celery_tasks_in_process(request):
     """Runs the Celery tasks the code under test sends in the test's own process, at once.

@@ -16,7 +16,9 @@ from datetime import timedelta
 
 import pytest
 
-pytestmark = [pytest.mark.celery, pytest.mark.django_db(transaction=True)]
+# serial: the deadlines are checked to the half-second against real processes, and one test restarts
+# the machine's Redis, which every other process of the run is using.
+pytestmark = [pytest.mark.celery, pytest.mark.serial, pytest.mark.django_db(transaction=True)]
 
 REDIS_START = [
     "redis-server", "--daemonize", "yes", "--bind", "127.0.0.1", "-::1", "--port", "6379", "--save", "",

@@ -32,7 +32,9 @@ SEED = int(os.environ.get("FUZZ_SEED", "20261123"))
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "12"))
 ROLES = {"director": "director", "referee": "referee1", "player": "player1", "anonymous": None}
 
-pytestmark = [pytest.mark.django_db(transaction=True, reset_sequences=True), pytest.mark.timeout(max(1800, 40 * EXAMPLES))]
+# serial: minutes of full load (schemathesis and uWSGI's workers), which would starve the tests beside it.
+pytestmark = [pytest.mark.django_db(transaction=True, reset_sequences=True), pytest.mark.timeout(max(1800, 40 * EXAMPLES)),
+              pytest.mark.server, pytest.mark.serial]
 
 
 def procfile_command(name: str) -> str:

@@ -13,7 +13,7 @@ import urllib.request
 
 import pytest
 
-pytestmark = [pytest.mark.celery, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.celery, pytest.mark.server, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture
@@ -56,6 +56,7 @@ def post_move(server, token, game_id, move):
         return answer.status, json.loads(answer.read())
 
 
+@pytest.mark.serial  # timed: within a second, across two real web processes
 def test_a_move_through_one_web_process_reaches_a_client_of_the_other(staff, web_processes):
     from tests.support.live import EventStream
 

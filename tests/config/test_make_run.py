@@ -15,6 +15,9 @@ from tests.support.net import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 
+# serial: the whole system (migrations, the demo, uvicorn and a worker) started and timed, a heavy load.
+pytestmark = [pytest.mark.server, pytest.mark.serial]
+
 
 def get_json(url: str, token: str | None = None, body: dict | None = None):
     request = urllib.request.Request(url, data=json.dumps(body).encode() if body is not None else None)

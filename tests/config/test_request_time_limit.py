@@ -28,6 +28,9 @@ ROOT = Path(__file__).resolve().parents[2]
 PYTHON = str(Path(sys.executable))
 SOFT, HARD = 2, 4  # REQUEST_TIME_LIMIT, REQUEST_HARD_TIME_LIMIT of the server under test
 
+# serial: the time limits are checked to the half-second against real servers.
+pytestmark = [pytest.mark.server, pytest.mark.serial]
+
 
 def web_command(procfile: str) -> str:
     for line in (ROOT / procfile).read_text().splitlines():

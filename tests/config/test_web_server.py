@@ -17,6 +17,8 @@ from tests.support.net import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 
+pytestmark = pytest.mark.server
+
 
 def procfile_command(name: str) -> str:
     for line in (ROOT / "Procfile").read_text().splitlines():

@@ -49,6 +49,7 @@ def wait_live(page):
     expect(page.locator("html")).to_have_attribute("data-live", "open")
 
 
+@pytest.mark.serial  # timed: within a second of the record, against real processes
 def test_a_spectator_sees_a_move_within_a_second_of_its_record_without_reload(staff, server, live_page):
     game = new_game(staff)
     live_page.goto(f"/games/{game.pk}")
@@ -79,6 +80,7 @@ def test_a_page_that_loses_its_connection_shows_the_moves_made_meanwhile_in_orde
     expect(plies).to_have_text(["11-15", "23-19", "8-11"])
 
 
+@pytest.mark.serial  # timed: the page must be up within the 7 s from the clock's start to the loss
 @pytest.mark.celery
 def test_the_console_shows_the_servers_time_call_without_polling(staff, server, live_page, clock_workers):
     from arbitration.services import ruling_issue
