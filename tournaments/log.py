@@ -3,7 +3,9 @@
 Rows are numbered per tournament (``seq`` from 1). Each row's ``hash`` is the HMAC-SHA256 under
 the record key (``core.chain``) of the canonical JSON of its content (tournament id, seq, kind,
 actor id, from and to status, reason, data, the seq it supersedes, created_at in ISO 8601 UTC)
-followed by ``prev_hash``, the hash of the row before (64 zeros for the first).
+followed by ``prev_hash``, the hash of the row before (64 zeros for the first). The log never had
+plain SHA-256 rows (tournaments 0006 chained the rows written before under the key), so every
+row must be keyed; a row is appended only after a tail that verifies (409 ``record_broken``).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from arbitration.log import Verification, head_mismatch, kept_head_check
-from core.chain import GENESIS_HASH, chain_hash, hash_matches, unknown_key_reason
+from core.chain import GENESIS_HASH, RecordBroken, chain_hash, hash_matches, tail_problem, unknown_key_reason
 from core.live import publish_on_commit
 from tournaments.models import Tournament, TournamentLog
 
@@ -41,10 +43,12 @@ def log_append(*, tournament: Tournament, kind: str, actor_id: int | None, reaso
 
     The tournament row is locked so that rows are numbered in turn; the next row follows the head
     (``Tournament.log_seq``, ``log_head``), so rows deleted from the end leave a gap that
-    ``tournament_log_verify`` reports.
+    ``tournament_log_verify`` reports. The chain is extended only from a last row that is the head
+    and verifies under a configured key: else 409 ``record_broken`` and nothing is written.
     """
     head_seq, head_hash = Tournament.objects.select_for_update().filter(pk=tournament.pk).values_list(
         "log_seq", "log_head").get()
+    _tail_check(tournament.pk, head_seq, head_hash or GENESIS_HASH)
     seq, prev_hash = head_seq + 1, head_hash or GENESIS_HASH
     created_at = timezone.now()
     data = json.loads(json.dumps(data))  # as the JSON column will give it back
@@ -64,6 +68,27 @@ def log_append(*, tournament: Tournament, kind: str, actor_id: int | None, reaso
     Tournament.objects.filter(pk=tournament.pk).update(log_seq=seq, log_head=digest)
     tournament.log_seq, tournament.log_head = seq, digest
     return row
+
+
+def _tail_check(tournament_id: int, head_seq: int, head_hash: str) -> None:
+    """Refuses (409 ``record_broken``) to extend a chain whose last row is not the head or does not verify."""
+    row = TournamentLog.objects.filter(tournament_id=tournament_id).order_by("-seq").values_list(
+        "seq", "kind", "actor_id", "from_status", "to_status", "reason", "data", "supersedes__seq", "created_at",
+        "prev_hash", "hash", "key_id").first()
+    tail = content = None
+    if row is not None:
+        seq, kind, actor_id, from_status, to_status, reason, data, supersedes_seq, created_at, prev_hash, stored, \
+            key_id = row
+        tail = (seq, prev_hash, stored, key_id)
+        content = row_content(tournament_id=tournament_id, seq=seq, kind=kind, actor_id=actor_id,
+                              from_status=from_status, to_status=to_status, reason=reason, data=data,
+                              supersedes_seq=supersedes_seq, created_at=created_at)
+    problem = tail_problem(unit="row", owner="tournament", head_seq=head_seq, head_hash=head_hash, tail=tail,
+                           content=content)
+    if problem is not None:
+        raise RecordBroken(
+            f"The tournament's record does not verify ({problem}); nothing was written. An administrator runs "
+            "verify_log and restores the record from a backup.", details={"tournament": tournament_id, "reason": problem})
 
 
 def tournament_head_text(tournament: Tournament) -> str:
@@ -99,7 +124,10 @@ def tournament_log_verify(tournament: Tournament) -> Verification:
             to_status=to_status, reason=reason, data=data, supersedes_seq=seq_of_id.get(supersedes_id),
             created_at=created_at,
         )
-        matches = hash_matches(content, prev_hash, key_id, stored) if key_id else False
+        if not key_id:
+            return Verification(False, len(rows), seq, f"row #{seq} is hashed with plain SHA-256 (no key): the "
+                                "tournament log never had plain rows (its migration chained every row under the key)")
+        matches = hash_matches(content, prev_hash, key_id, stored)
         if matches is None:
             return Verification(False, len(rows), seq, unknown_key_reason(seq, key_id).replace("entry", "row"))
         if not matches:
