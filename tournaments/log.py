@@ -20,7 +20,10 @@ from django.utils import timezone
 from arbitration.log import Verification, head_mismatch, kept_head_check
 from core.chain import GENESIS_HASH, RecordBroken, chain_hash, hash_matches, tail_problem, unknown_key_reason
 from core.live import publish_on_commit
-from tournaments.models import Tournament, TournamentLog
+from games.models import Game
+from tournaments.models import Round, Tournament, TournamentLog
+
+Kind = TournamentLog.Kind
 
 
 def row_content(*, tournament_id: int, seq: int, kind: str, actor_id: int | None, from_status: str, to_status: str,
@@ -96,15 +99,26 @@ def tournament_head_text(tournament: Tournament) -> str:
     return f"{tournament.log_seq}:{tournament.log_head}"
 
 
+def round_published_head(tournament_id: int, number: int) -> str | None:
+    """Returns ``SEQ:HASH`` of the row that published round ``number``: the tournament's chain head as it stood
+    once the round was published (on its pairing sheet and in its API answer); None before. One query."""
+    row = (TournamentLog.objects.filter(tournament_id=tournament_id, kind=Kind.ROUND_PUBLISHED, data__round=number)
+           .order_by("seq").values_list("seq", "hash").first())
+    return None if row is None else f"{row[0]}:{row[1]}"
+
+
 def tournament_log_verify(tournament: Tournament) -> Verification:
     """Walks the tournament's chain and reports the first row that does not hold, with the reason.
 
     A row breaks the chain when its seq is not the next number, its ``prev_hash`` is not the hash
     of the row before, or its ``hash`` is not the HMAC of its content under the key its ``key_id``
     names. The last row must then be the chain head kept on the tournament row, so rows deleted
-    from the end are found too. Two queries; the tournament row is read afresh.
+    from the end are found too. Last, the tournament's rows in the database must be those its log
+    describes (``_record_mismatch``): its status, its rounds, the games of each round, a finished
+    tournament's games finished, each game's result the one the log last gave it. Five queries;
+    the tournament row is read afresh.
     """
-    head = Tournament.objects.filter(pk=tournament.pk).values_list("log_seq", "log_head").first()
+    head = Tournament.objects.filter(pk=tournament.pk).values_list("log_seq", "log_head", "status").first()
     rows = list(TournamentLog.objects.filter(tournament_id=tournament.pk).order_by("seq").values_list(
         "id", "seq", "kind", "actor_id", "from_status", "to_status", "reason", "data", "supersedes_id",
         "created_at", "prev_hash", "hash", "key_id",
@@ -137,9 +151,86 @@ def tournament_log_verify(tournament: Tournament) -> Verification:
     if head is not None:
         broken = head_mismatch(last_seq=rows[-1][1] if rows else 0, last_hash=previous, head_seq=head[0],
                                head_hash=head[1] or GENESIS_HASH, owner="tournament", unit="row")
+        if broken is None:
+            broken = _record_mismatch(tournament.pk, head[2], rows)
         if broken is not None:
             return Verification(False, len(rows), *broken)
     return Verification(True, len(rows))
+
+
+def _data(row: tuple) -> dict[str, Any]:
+    return row[7] if isinstance(row[7], dict) else {}
+
+
+def _record_mismatch(tournament_id: int, status: str, rows: list[tuple]) -> tuple[int, str] | None:
+    """Cross-checks the tournament's rows in the database against its log; returns (row, reason) of the first
+    that differs.
+
+    The log says the tournament's status (its last ``created`` / ``status_changed`` row), which
+    rounds exist (``round_paired`` for a preview, ``round_published`` for the others), how many
+    games each round holds (``round_published``'s ``games``, plus two per ``match_extended``),
+    and the result each game was last given by a row (``game_ruling``, ``result_recorded``,
+    ``result_corrected``, ``scoresheets_entered``). So a rollback of the log's last rows with the
+    head set back shows when the database still holds what those rows wrote (a round, a finished
+    status), and a rollback of a game's log shows when the tournament's log gave it a result (or
+    the tournament is finished and the game is not). What the database and the log both lost is
+    found only against a head kept outside (docs/security.md).
+    """
+    last_seq = rows[-1][1] if rows else 0
+    logged_status: tuple[int, str] | None = None
+    previews: dict[int, int] = {}
+    published: dict[int, tuple[int, Any]] = {}
+    extended: dict[int, int] = {}
+    results: dict[int, tuple[int, Any]] = {}
+    for row in rows:
+        seq, kind, data = row[1], row[2], _data(row)
+        number = data.get("round")
+        if kind in (Kind.CREATED, Kind.STATUS_CHANGED) and row[5]:
+            logged_status = (seq, row[5])
+        elif kind == Kind.ROUND_PAIRED:
+            previews[number] = seq
+        elif kind == Kind.PAIRING_EDITED and data.get("discarded"):
+            previews.pop(number, None)
+        elif kind == Kind.ROUND_PUBLISHED:
+            published[number] = (seq, data.get("games"))
+        elif kind == Kind.MATCH_EXTENDED:
+            extended[number] = extended.get(number, 0) + len(data.get("games") or [])
+        elif kind in (Kind.GAME_RULING, Kind.RESULT_RECORDED, Kind.RESULT_CORRECTED) and "game" in data:
+            results[data["game"]] = (seq, data.get("result"))
+        elif kind == Kind.SCORESHEETS_ENTERED:
+            for entered in data.get("games") or []:
+                if isinstance(entered, dict) and "game" in entered:
+                    results[entered["game"]] = (seq, entered.get("result"))
+    if logged_status is not None and logged_status[1] != status:
+        return logged_status[0], (f"the tournament row says {status} but row #{logged_status[0]} made it "
+                                  f"{logged_status[1]} and no later row changed it")
+    rounds = dict(Round.objects.filter(tournament_id=tournament_id).values_list("number", "status"))
+    for number, round_status in sorted(rounds.items()):
+        known = previews if round_status == Round.Status.PREVIEW else published
+        if number not in known and number not in published:
+            return last_seq, (f"round {number} ({round_status}) is in the database but no row of the log "
+                              f"{'paired' if round_status == Round.Status.PREVIEW else 'published'} it (rows deleted "
+                              "from the end with the head set back, or the round written by hand)")
+    for number, (seq, _games) in sorted(published.items()):
+        if rounds.get(number, Round.Status.PREVIEW) == Round.Status.PREVIEW:
+            return seq, f"row #{seq} published round {number}, which the database does not hold as published"
+    games = list(Game.objects.filter(round__tournament_id=tournament_id).order_by("id").values_list(
+        "id", "round__number", "status", "result"))
+    held: dict[int, int] = {}
+    for _id, number, _status, _result in games:
+        held[number] = held.get(number, 0) + 1
+    for number, (seq, planned) in sorted(published.items()):
+        if isinstance(planned, int) and held.get(number, 0) != planned + extended.get(number, 0):
+            return seq, (f"round {number} holds {held.get(number, 0)} games but the log created "
+                         f"{planned + extended.get(number, 0)} (row #{seq} and the extensions after it)")
+    for game_id, number, game_status, result in games:
+        if status == Tournament.Status.FINISHED and game_status != Game.Status.FINISHED:
+            return last_seq, f"the tournament is finished but game {game_id} (round {number}) is {game_status}"
+        seq, logged = results.get(game_id, (None, None))
+        if logged is not None and (game_status, result) != (Game.Status.FINISHED, logged):
+            return seq, (f"row #{seq} gave game {game_id} the result {logged} but the game row says {game_status} "
+                         f"({result}): the game's record was rolled back or edited")
+    return None
 
 
 def tournament_log_verify_head(tournament: Tournament, kept: str) -> Verification:
