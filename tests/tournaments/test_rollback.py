@@ -146,3 +146,18 @@ def test_a_game_removed_from_a_published_round_is_reported(director):
     as_attacker("DELETE FROM games_game WHERE id = %s", [gone.pk])
     outcome = tournament_log_verify(tournament)
     assert outcome.valid is False and f"round 1 holds {published.data['games'] - 1} games" in outcome.reason
+
+
+def test_verify_log_checks_a_file_of_heads_kept(director, tmp_path, capsys):
+    tournament = running_tournament(director, make_players(4))
+    round_one = play_round(director, tournament)
+    game = Game.objects.filter(round=round_one).order_by("id").first()
+    published = TournamentLog.objects.get(tournament=tournament, kind="round_published", data__round=1)
+    kept = tmp_path / "heads.txt"
+    kept.write_text(f"# kept after round 1\ngame {game.pk} {game.log_seq}:{game.log_head}\n\n"
+                    f"tournament {tournament.slug} {published.seq}:{published.hash}\n", encoding="utf-8")
+    code, out = _verify(capsys, "--heads", str(kept))
+    assert code == 0 and out.count(": OK") == 2
+    roll_tournament_back(tournament, to_seq=published.seq - 1)
+    code, out = _verify(capsys, "--heads", str(kept))
+    assert code == 1 and f"game {game.pk}: OK" in out and f"tournament {tournament.slug}: BROKEN" in out
