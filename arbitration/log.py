@@ -189,8 +189,9 @@ def log_verify(game: Any) -> Verification:
     An entry breaks the chain when its seq is not the next number, its ``prev_hash`` is not the
     hash of the entry before, or its ``hash`` is not the HMAC of its content under the key its
     ``key_id`` names (an entry whose key is not configured cannot be checked: it breaks too). A
-    plain SHA-256 entry (before keys) holds only before the first keyed entry, and a chain must
-    not end with one. The last entry must
+    plain SHA-256 entry (before keys) holds only as one of the first N entries followed at once
+    by the record key's seal of N plain entries (``_seal_mismatch``), and a chain must not end
+    with one. The last entry must
     then be the game's chain head (``Game.log_seq`` and ``Game.log_head``, written with every
     entry), so entries deleted from the end are found too. Last, the game row's cached status,
     result and termination must be those of the ``game_end`` entry in force (the last one not
