@@ -5,7 +5,10 @@ entry's ``key_id``; see ``core.chain``), of the canonical JSON of its content (g
 side, law, note, data, actor id, created_at in ISO 8601 UTC, ply, fen, the seq it supersedes)
 followed by ``prev_hash``, the hash of the entry before it (64 zeros for the first). Entries
 written before the record had a key carry an empty ``key_id`` and a plain SHA-256; they hold only
-when a keyed entry follows them (the migration that brought keys sealed every chain so).
+as the first entries of a chain followed at once by the keyed seal the migration that brought
+keys wrote (arbitration 0005: a ``system`` entry with ``{"sealed": true, "plain_entries": N}``),
+never after a keyed entry; and no entry is appended after a tail that does not verify under a
+configured key (``log_append`` refuses: 409 ``record_broken``).
 """
 
 from __future__ import annotations
@@ -22,9 +25,11 @@ from arbitration.models import LogEntry
 from core.chain import (
     GENESIS_HASH,
     LEGACY_KEY_ID,
+    RecordBroken,
     chain_hash,
     hash_matches,
     legacy_tail_reason,
+    tail_problem,
     unknown_key_reason,
 )
 from games.models import Game, Move
@@ -65,7 +70,11 @@ def log_append(
     the game's current ones; ``at`` (the entry's time) defaults to now (clock events pass the
     database's time). With ``pk_later`` inside ``sqlrows.pipeline``, the entry's id is set when
     the pipeline ends; a row that refers to it meanwhile uses ``entry_id_sql``.
+
+    The chain is extended only from a tail that verifies (``tail_check``): else 409
+    ``record_broken`` and, the transaction rolled back, nothing is written.
     """
+    tail_check(game)
     seq = game.log_seq + 1
     prev_hash = game.log_head or GENESIS_HASH
     created_at = at or timezone.now()
@@ -86,8 +95,67 @@ def log_append(
     entry.save(pk_later=pk_later)
     game.log_seq = seq
     game.log_head = entry.hash
+    game._log_tail_checked = (seq, entry.hash)
     publish_entry_on_commit(game, entry)
     return entry
+
+
+#: The fields of the last entry that ``tail_check`` reads (``arbitration.persistence.game_lock`` reads them too).
+TAIL_FIELDS = ("seq", "kind", "side", "law", "note", "data", "actor_id", "created_at", "ply", "fen",
+               "supersedes__seq", "prev_hash", "hash", "key_id")
+
+
+def tail_from_json(value: Any) -> tuple | None:
+    """Returns the last entry as ``TAIL_FIELDS`` from the JSON array the game's lock reads (None: no entry)."""
+    if isinstance(value, str | bytes):
+        value = json.loads(value)
+    if not value:
+        return None
+    row = list(value)
+    moment = datetime.fromisoformat(row[7])
+    row[7] = moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+    if isinstance(row[5], str | bytes):  # SQLite may hand the JSON column back as text
+        row[5] = json.loads(row[5])
+    return tuple(row)
+
+
+def _tail_problem(game: Any, row: tuple | None) -> str | None:
+    tail = content = None
+    if row is not None:
+        (seq, kind, side, law, note, data, actor_id, created_at, ply, fen, supersedes_seq, prev_hash, stored,
+         key_id) = row
+        tail = (seq, prev_hash, stored, key_id)
+        content = entry_content(game_id=game.pk, seq=seq, kind=kind, side=side, law=law, note=note, data=data,
+                                actor_id=actor_id, created_at=created_at, ply=ply, fen=fen,
+                                supersedes_seq=supersedes_seq)
+    return tail_problem(unit="entry", owner="game", head_seq=game.log_seq, head_hash=game.log_head or GENESIS_HASH,
+                        tail=tail, content=content)
+
+
+def tail_check(game: Any) -> None:
+    """Refuses (409 ``record_broken``) to extend the game's chain unless its last entry is the game's head,
+    hashed under a configured key and unchanged.
+
+    A plain SHA-256 tail is refused: the hash of a keyed entry appended after it would cover a
+    chain anyone with the database could have rewritten (a forged result "sealed" by a player's
+    confirmation or the next move). Once per game object and transaction: the entries this
+    object appended since are known. The entry ``game_lock`` read with the row serves; else (or
+    when it does not hold: it may predate the lock) one query reads it.
+    """
+    if getattr(game, "_log_tail_checked", None) == (game.log_seq, game.log_head):
+        return
+    problem = "unread"
+    if hasattr(game, "_log_tail"):
+        problem = _tail_problem(game, game._log_tail)
+    if problem is not None:
+        row = LogEntry.objects.filter(game_id=game.pk).order_by("-seq").values_list(*TAIL_FIELDS).first()
+        problem = _tail_problem(game, row)
+    if problem is not None:
+        raise RecordBroken(
+            f"The record of game {game.pk} does not verify ({problem}); nothing was written. An administrator "
+            "runs verify_log and restores the record from a backup.",
+            details={"game": game.pk, "reason": problem})
+    game._log_tail_checked = (game.log_seq, game.log_head)
 
 
 def entry_id_sql(game_id: int, seq: int) -> tuple[str, list[int]]:
@@ -121,8 +189,9 @@ def log_verify(game: Any) -> Verification:
     An entry breaks the chain when its seq is not the next number, its ``prev_hash`` is not the
     hash of the entry before, or its ``hash`` is not the HMAC of its content under the key its
     ``key_id`` names (an entry whose key is not configured cannot be checked: it breaks too). A
-    plain SHA-256 entry (before keys) holds only before the first keyed entry, and a chain must
-    not end with one. The last entry must
+    plain SHA-256 entry (before keys) holds only as one of the first N entries followed at once
+    by the record key's seal of N plain entries (``_seal_mismatch``), and a chain must not end
+    with one. The last entry must
     then be the game's chain head (``Game.log_seq`` and ``Game.log_head``, written with every
     entry), so entries deleted from the end are found too. Last, the game row's cached status,
     result and termination must be those of the ``game_end`` entry in force (the last one not
@@ -143,6 +212,7 @@ def log_verify(game: Any) -> Verification:
     superseded = {row[11] for row in rows if row[11] is not None}
     previous = GENESIS_HASH
     keyed = False  # a keyed entry was seen: no plain SHA-256 entry may follow
+    plain = 0  # how many plain SHA-256 entries open the chain (before the seal)
     ending: tuple[int, Any] | None = None  # (seq, data) of the last game_end entry not superseded
     for index, row in enumerate(rows, start=1):
         (entry_id, seq, kind, side, law, note, data, actor_id, created_at, ply, fen,
@@ -161,6 +231,10 @@ def log_verify(game: Any) -> Verification:
         )
         if key_id == LEGACY_KEY_ID and keyed:
             return Verification(False, len(rows), seq, f"entry #{seq} is hashed with plain SHA-256 after keyed entries")
+        if key_id != LEGACY_KEY_ID and plain and not keyed:
+            broken = _seal_mismatch(rows, plain, row)
+            if broken is not None:
+                return Verification(False, len(rows), *broken)
         matches = hash_matches(content, prev_hash, key_id, stored_hash)
         if matches is None:
             return Verification(False, len(rows), seq, unknown_key_reason(seq, key_id))
@@ -169,6 +243,7 @@ def log_verify(game: Any) -> Verification:
                 False, len(rows), seq, f"entry #{seq}: the hash does not match the content (edited after it was written)"
             )
         keyed = keyed or key_id != LEGACY_KEY_ID
+        plain += key_id == LEGACY_KEY_ID
         if kind == LogEntry.Kind.GAME_END and entry_id not in superseded:
             ending = (seq, data)
         previous = stored_hash
@@ -184,6 +259,27 @@ def log_verify(game: Any) -> Verification:
     if broken is not None:
         return Verification(False, len(rows), *broken)
     return Verification(True, len(rows))
+
+
+def _seal_mismatch(rows: list[tuple], plain: int, first_keyed: tuple) -> tuple[int, str] | None:
+    """Checks that the plain SHA-256 entries opening a chain are those the record key's migration sealed.
+
+    That migration (arbitration 0005) appended to every chain written before keys a keyed
+    ``system`` entry, ``{"sealed": true, "plain_entries": N}``, right after its N plain entries;
+    plain entries anywhere else, or written after the seal, are a forgery (a chain rewritten as
+    plain SHA-256 and then extended by a keyed entry).
+    """
+    seq, kind, data, created_at = first_keyed[1], first_keyed[2], first_keyed[6], first_keyed[8]
+    sealed = (kind == LogEntry.Kind.SYSTEM and isinstance(data, dict) and data.get("sealed") is True
+              and data.get("plain_entries") == plain)
+    if not sealed:
+        return 1, (f"entries #1 to #{plain} are hashed with plain SHA-256 (no key) but entry #{seq} is not the seal "
+                   "the record key's migration wrote after them: plain entries are valid only where it sealed "
+                   "them (rewritten without the key?)")
+    late = next((row[1] for row in rows[:plain] if row[8] > created_at), None)
+    if late is not None:
+        return late, f"entry #{late} is hashed with plain SHA-256 but was written after the seal (entry #{seq})"
+    return None
 
 
 def head_text(game: Any) -> str:

@@ -83,9 +83,9 @@ def game_pdn(game: Game) -> str:
     if game.termination:
         tags["Termination"] = game.termination
     tags["RuleSet"] = game.rule_set
-    if game.status == Game.Status.FINISHED:
-        # The arbitration log's chain head: a copy kept outside is checked by `verify_log --head`.
-        tags["LogHead"] = head_text(game)
+    # The arbitration log's chain head (a running game's too): a copy kept outside is checked by
+    # `verify_log --head`, so that the record cannot later be rolled back behind it unseen.
+    tags["LogHead"] = head_text(game)
     pdn = PDNGame(tags=tags, result=game.result or "*")
     pdn.moves.extend(PDNMove(text=text) for text in opening)
     for _ply, text in moves:

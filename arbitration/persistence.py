@@ -15,6 +15,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import DEFAULT_DB_ALIAS, connections
 
+from arbitration import log
 from arbitration.errors import (
     GameNotFound,
 )
@@ -45,7 +46,8 @@ def _game_lock_sql(alias: str, vendor: str) -> tuple[str, sqlrows.Columns, sqlro
     sql = (
         f"SELECT {game_columns.sql}, {black.sql}, {white.sql}, "
         f"(SELECT {referees} FROM {qn(User._meta.db_table)} u JOIN {qn(through.db_table)} r "
-        f"ON r.{qn('user_id')} = u.{user_pk} WHERE r.{qn('game_id')} = g.{qn('id')}) "
+        f"ON r.{qn('user_id')} = u.{user_pk} WHERE r.{qn('game_id')} = g.{qn('id')}), "
+        f"{_log_tail_sql(connection, vendor)} "
         f"FROM {qn(Game._meta.db_table)} g "
         f"JOIN {qn(Player._meta.db_table)} b ON b.{qn('id')} = g.{qn('black_id')} "
         f"JOIN {qn(Player._meta.db_table)} w ON w.{qn('id')} = g.{qn('white_id')} "
@@ -54,13 +56,38 @@ def _game_lock_sql(alias: str, vendor: str) -> tuple[str, sqlrows.Columns, sqlro
     return sql, game_columns, black, white
 
 
+def _log_tail_sql(connection: Any, vendor: str) -> str:
+    """Returns the subquery of the game's last log entry, as a JSON array of ``arbitration.log.TAIL_FIELDS``."""
+    qn = connection.ops.quote_name
+    meta = LogEntry._meta
+    table = qn(meta.db_table)
+
+    def column(alias: str, name: str) -> str:
+        return f"{alias}.{qn(meta.get_field(name).column)}"
+
+    values = []
+    for name in log.TAIL_FIELDS:
+        if name == "supersedes__seq":
+            values.append(f"(SELECT {column('s', 'seq')} FROM {table} s WHERE s.{qn(meta.pk.column)} = "
+                          f"{column('t', 'supersedes')})")
+        elif name == "data" and vendor != "postgresql":
+            values.append(f"json({column('t', 'data')})")
+        else:
+            values.append(column("t", "actor" if name == "actor_id" else name))
+    build = "json_build_array" if vendor == "postgresql" else "json_array"
+    return (f"(SELECT {build}({', '.join(values)}) FROM {table} t WHERE {column('t', 'game')} = g.{qn('id')} "
+            f"ORDER BY {column('t', 'seq')} DESC LIMIT 1)")
+
+
 def game_lock(game_id: int) -> Game:
     """Returns the game row locked for the rest of the transaction, with its players and referees (404 if none).
 
     One statement, built once. The clock is not joined here: a row read through a join while
     the lock was waited for may be the version from before the other transaction (PostgreSQL
     re-reads only the locked row), so ``arbitration.clocks.clock_of`` reads it after the lock
-    is held. The referees, read the same way, change only by a director's assignment.
+    is held. The referees, read the same way, change only by a director's assignment. The
+    last log entry comes with the row too, for ``arbitration.log.tail_check`` (read before
+    the lock was held, it may be an older one: the check then reads it again).
     """
     connection = connections[DEFAULT_DB_ALIAS]
     sql, game_columns, black, white = _game_lock_sql(connection.alias, connection.vendor)
@@ -75,9 +102,10 @@ def game_lock(game_id: int) -> Game:
     game = game_columns.instance(row, 0, connection)
     game.black = black.instance(row, game_columns.width, connection)
     game.white = white.instance(row, game_columns.width + black.width, connection)
-    referees = row[-1]
+    referees, tail = row[-2], row[-1]
     if isinstance(referees, str | bytes):
         referees = json.loads(referees)
+    game._log_tail = log.tail_from_json(tail)
     game._referee_rows = sorted(((pk, username) for pk, username in referees or []), key=lambda r: r[1])
     return game
 

@@ -61,7 +61,7 @@ def _page_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "initial_state": _initial_state(game, request.user),
         "terminations": {value: label for value, label in Termination.choices},
         "log_kinds": dict(LogEntry.Kind.choices),
-        "log_head": head_text(game) if game.is_finished else None,
+        "log_head": head_text(game),
         **_signature_context(request, game),
     }
 

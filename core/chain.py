@@ -11,7 +11,10 @@ derived from the key, never the key itself). Rotating the key: the new key goes 
 ``DJANGO_LOG_KEY`` and the old one into ``DJANGO_LOG_KEYS_OLD`` (comma-separated); new
 entries use the new key, old entries still verify under the old one. The empty key id marks
 an entry hashed before keys, with plain SHA-256 (``LEGACY_KEY_ID``); such an entry is
-accepted only when a keyed entry later in the same chain covers it (docs/security.md).
+accepted only where the migration that brought the key sealed it: a prefix of a game's chain
+followed at once by that migration's keyed seal entry (docs/security.md). A chain is extended
+only from a tail that verifies under a configured key (``tail_problem``), so that no keyed
+entry written later covers a forgery.
 
 The keys are read from the settings once (and again when a test overrides them).
 """
@@ -26,9 +29,18 @@ from functools import cache
 from django.conf import settings
 from django.core.signals import setting_changed
 
+from core.api import ConflictError
+
 GENESIS_HASH = "0" * 64
 LEGACY_KEY_ID = ""  # plain SHA-256, before the record had a key
 _KEY_ID_LABEL = b"draughts record key id"
+
+
+class RecordBroken(ConflictError):
+    """Raised (409 ``record_broken``) when a write would extend a chain whose last entry does not verify."""
+
+    code = "record_broken"
+    default_message = "The record does not verify under the record key: nothing was written."
 
 
 class UnknownKey(LookupError):
@@ -102,3 +114,32 @@ def unknown_key_reason(seq: int, key_id: str) -> str:
 def legacy_tail_reason(seq: int) -> str:
     return (f"entry #{seq} is hashed with plain SHA-256 (no key) and no keyed entry follows it: "
             "anyone who can write the database could have rewritten it")
+
+
+def tail_problem(*, unit: str, owner: str, head_seq: int, head_hash: str, tail: tuple[int, str, str, str] | None,
+                 content: str | None) -> str | None:
+    """Tells why a chain may not be extended from its tail, or None when it may.
+
+    ``tail`` is (seq, prev_hash, hash, key_id) of the chain's last row (None: no row), ``content``
+    its canonical content; ``head_seq`` and ``head_hash`` the owner's chain head. The tail must be
+    the head, and its hash an HMAC under a configured key: never a plain SHA-256, which anyone
+    who can write the database can compute, and which a keyed entry appended after it would
+    seal.
+    """
+    if tail is None:
+        if head_seq == 0 and head_hash in ("", GENESIS_HASH):
+            return None
+        return f"the {owner}'s chain head is {unit} #{head_seq} but the log has no {unit}"
+    seq, prev_hash, stored, key_id = tail
+    if seq != head_seq or stored != head_hash:
+        return (f"the log ends at {unit} #{seq} but the {owner}'s chain head is {unit} #{head_seq} "
+                "(rows deleted, added or replaced by hand)")
+    if key_id == LEGACY_KEY_ID:
+        return (f"{unit} #{seq} is hashed with plain SHA-256 (no key): anyone who can write the database could "
+                "have written it, and a keyed entry after it would seal it")
+    matches = hash_matches(content or "", prev_hash, key_id, stored)
+    if matches is None:
+        return unknown_key_reason(seq, key_id).replace("entry", unit)
+    if not matches:
+        return f"{unit} #{seq}: the hash does not match the content (edited after it was written)"
+    return None

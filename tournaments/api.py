@@ -279,9 +279,9 @@ class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
 
 
 def _with_head(response: HttpResponse, tournament: Tournament) -> HttpResponse:
-    """Adds a finished tournament's chain head (``X-Log-Head: SEQ:HASH``) to an export, for whoever keeps it."""
-    if tournament.status == Tournament.Status.FINISHED:
-        response["X-Log-Head"] = tournament_head_text(tournament)
+    """Adds the tournament's chain head (``X-Log-Head: SEQ:HASH``) to an export, for whoever keeps it: a running
+    tournament's too, so that a copy taken during the event can later show a rollback."""
+    response["X-Log-Head"] = tournament_head_text(tournament)
     return response
 
 

@@ -18,7 +18,7 @@ from core.limits import (
 )
 from games.models import Game, ProgressRule, RuleSet
 from players.models import RATING_MAX, RATING_MIN, Player, PlayerLog
-from tournaments.log import tournament_head_text
+from tournaments.log import round_published_head, tournament_head_text
 from tournaments.models import Round, Tournament, TournamentLog
 from tournaments.scoring import TIEBREAKS
 
@@ -133,7 +133,7 @@ class TournamentSerializer(serializers.ModelSerializer):
                                             help_text="Who decides appeals on its games (Law 28).")
     scoring = serializers.SerializerMethodField()
     log_head = serializers.SerializerMethodField(
-        help_text="A finished tournament's log chain head, SEQ:HASH (null before the end): keep a copy, and "
+        help_text="The tournament's log chain head, SEQ:HASH (running or finished): keep a copy, and "
         "`verify_log --tournament SLUG --head SEQ:HASH` tells later whether the record still leads to it.")
 
     class Meta:
@@ -145,7 +145,7 @@ class TournamentSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
     def get_log_head(self, obj: Tournament) -> str | None:
-        return tournament_head_text(obj) if obj.status == Tournament.Status.FINISHED else None
+        return tournament_head_text(obj)
 
     def get_scoring(self, obj: Tournament) -> dict[str, Any]:
         return {
@@ -401,6 +401,9 @@ class RoundSerializer(serializers.Serializer):
     status = serializers.CharField()
     explanation = serializers.ListField(child=serializers.CharField())
     published_at = serializers.DateTimeField(allow_null=True)
+    published_head = serializers.CharField(
+        allow_null=True, help_text="SEQ:HASH of the tournament log's row that published the round (its chain head "
+                                   "then): keep a copy, verify_log --head checks the record still leads to it.")
     matches = MatchSerializer(many=True)
 
 
@@ -427,7 +430,10 @@ def match_data(match: Any) -> dict[str, Any]:
 
 def round_data(round_: Round) -> dict[str, Any]:
     return {"number": round_.number, "status": round_.status, "explanation": round_.explanation,
-            "published_at": round_.published_at, "matches": [match_data(m) for m in round_.matches.all()]}
+            "published_at": round_.published_at,
+            "published_head": round_published_head(round_.tournament_id, round_.number)
+            if round_.status != Round.Status.PREVIEW else None,
+            "matches": [match_data(m) for m in round_.matches.all()]}
 
 
 class StandingsRowSerializer(serializers.Serializer):

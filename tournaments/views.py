@@ -29,7 +29,7 @@ from core.limits import MAX_ID, STATEMENT_MAX_LENGTH
 from games.models import Game, ProgressRule, RuleSet
 from players.models import RATING_MAX, RATING_MIN, Player
 from tournaments import selectors, services
-from tournaments.log import tournament_head_text
+from tournaments.log import round_published_head, tournament_head_text
 from tournaments.models import Entry, Round, Tournament
 from tournaments.scoring.tiebreaks import CATALOGUE, name_of
 from tournaments.serializers import MAX_GAMES_PER_MATCH, MAX_PAIRINGS, MAX_ROUNDS
@@ -181,7 +181,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "round_numbers": selectors.crosstable_round_numbers(table),
         "tiebreaks": list(tournament.tiebreaks or []),
         "is_tournament_director": services.is_director_of(tournament, request.user),
-        "log_head": tournament_head_text(tournament) if tournament.status == Tournament.Status.FINISHED else None,
+        "log_head": tournament_head_text(tournament),
         "my_check_in": _my_check_in(tournament, request.user),
         "my_player_id": _my_player_id(request.user),
     })
@@ -302,7 +302,8 @@ def print_pairings(request: HttpRequest, slug: str, number: int) -> HttpResponse
     """Shows a round's pairing sheet for printing: board, players, colours, ballot opening."""
     tournament, round_, cards = _printed_round(slug, number)
     return render(request, "tournaments/print/pairings.html",
-                  {"tournament": tournament, "round": round_, "cards": cards})
+                  {"tournament": tournament, "round": round_, "cards": cards,
+                   "published_head": round_published_head(tournament.pk, round_.number)})
 
 
 SCORESHEET_LINES = 50

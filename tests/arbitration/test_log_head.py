@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -54,10 +55,33 @@ def test_the_head_of_a_finished_game_is_on_its_page_and_in_its_pdn(finished, api
     assert f"verify_log --game {finished.pk} --head {head}" in page
 
 
-def test_a_game_in_progress_shows_no_head(new_game, api_client, client):
+def test_a_game_in_progress_shows_its_head_so_far(new_game, referee, api_client, client):
     game = new_game()
-    assert _pdn_head(api_client, game) is None
-    assert 'data-testid="log-head"' not in _page(client, game).content.decode()
+    game_move_record(acting_user=referee, game_id=game.pk, move="11-15")
+    game = Game.objects.get(pk=game.pk)
+    head = f"{game.log_seq}:{game.log_head}"
+    assert _pdn_head(api_client, game) == head
+    assert f'data-testid="log-head">{head}</code>' in _page(client, game).content.decode()
+
+
+def test_a_running_game_rolled_back_behind_a_head_kept_is_found_by_it(new_game, referee, api_client, capsys):
+    """The last entries deleted and the game's head and position set back: the chain is whole, the kept head is not."""
+    from tests.support.tamper import as_attacker
+
+    game = new_game()
+    for text in ("11-15", "23-19"):
+        game_move_record(acting_user=referee, game_id=game.pk, move=text)
+    before = Game.objects.get(pk=game.pk)
+    game_move_record(acting_user=referee, game_id=game.pk, move="8-11")
+    kept = _pdn_head(api_client, game)  # a spectator's copy of the PDN after the third move
+    as_attacker("DELETE FROM games_move WHERE game_id = %s AND ply = 3", [game.pk])
+    as_attacker("DELETE FROM arbitration_logentry WHERE game_id = %s AND seq > %s", [game.pk, before.log_seq])
+    as_attacker("UPDATE games_game SET log_seq = %s, log_head = %s, ply = %s, fen = %s, arbitration = %s "
+                "WHERE id = %s", [before.log_seq, before.log_head, before.ply, before.fen,
+                                  json.dumps(before.arbitration), game.pk])
+    assert api_client.get(f"/api/v1/games/{game.pk}/log/verify").json()["valid"] is True  # whole, as far as it goes
+    code, out = _verify(game, kept, capsys)
+    assert code == 1 and f"entry #{kept.split(':')[0]} of the head kept is not in the log" in out
 
 
 def test_verify_log_accepts_the_printed_head_and_refuses_another(finished, api_client, capsys):

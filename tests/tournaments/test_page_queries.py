@@ -91,7 +91,7 @@ def _standalone_game_under_way(director, make_user) -> Game:
 
 #: The most queries each page may take (the session and the user included when signed in).
 CEILING = {"/": 4, "/games/": 3, "/games/?show=finished": 2, "/tournaments/players/": 1, "me": 10, "boards": 5,
-           "live": 3, "pairings": 3, "scoresheets": 3, "standings": 4}
+           "live": 3, "pairings": 4, "scoresheets": 3, "standings": 4}  # pairings: + the head of its publication
 
 
 def test_the_home_page_live_games_and_players_take_the_same_queries_with_more_tournaments_games_and_players(
