@@ -17,7 +17,9 @@ all its connections, fanned out in memory:
 The hub passes each game's entries on in seq order, once: an entry already passed on is
 dropped (Redis and the feed both bring it), a gap is filled from the log table first (one query
 per gap and process). Each connection then keeps the last seq its client has and replays from
-the log table what the client missed (on resume: ``Last-Event-ID`` or ``?since=``).
+the log table what the client missed (on resume: ``Last-Event-ID`` or ``?since=``). The fan-out
+is cheap per viewer (``Frames``, ``Hub._fan_out``, ``Stream.run``): each event is encoded once and
+each connection woken once per turn of the event loop, so that one process serves 10,000 viewers.
 """
 
 from __future__ import annotations
@@ -122,11 +124,43 @@ def _tournament_snapshot(tournament_id: int) -> tuple[int, list[dict]] | None:
 
 # --- the hub --------------------------------------------------------------------------------------
 
+class Frames:
+    """One event as the hub passes it on: its dict, and its SSE frame, encoded once for every connection.
+
+    The JSON is encoded on the first connection that needs it and shared by all the others; so is
+    the frame with each style of id (a game stream's ``12``, a multi-game stream's ``5.12``, a
+    tournament event's ``t.3``, none for the all-games stream and the state events).
+    """
+
+    __slots__ = ("event", "_data", "_frames")
+
+    def __init__(self, event: dict) -> None:
+        self.event = event
+        self._data: bytes | None = None
+        self._frames: dict[str | None, bytes] = {}
+
+    def frame(self, ids: str | None) -> bytes:
+        frame = self._frames.get(ids)
+        if frame is None:
+            if self._data is None:
+                self._data = _frame(self.event, None)
+            frame = self._data if ids is None else f"id: {_event_id(self.event, ids)}\n".encode() + self._data
+            self._frames[ids] = frame
+        return frame
+
+
 class Hub:
-    """One process's source of events: subscribes to Redis and/or reads the change feed, fans out by topic."""
+    """One process's source of events: subscribes to Redis and/or reads the change feed, fans out by topic.
+
+    The fan-out is a plain loop over the topic's streams: each event is encoded once (``Frames``)
+    and appended to each stream's pending list; a stream's own task wakes once for whatever came
+    in the same turn of the event loop and writes it in one piece. No task, timer or queue per
+    event and viewer; one keep-alive task for all the streams.
+    """
 
     def __init__(self) -> None:
-        self.topics: dict[str, set[asyncio.Queue]] = {}
+        self.topics: dict[str, set[Stream]] = {}
+        self.streams: set[Stream] = set()
         self.last: dict[tuple[str, int], int] = {}  # ("game" | "tournament", id) -> last seq passed on
         self.states: dict[tuple[str, int], dict] = {}  # the last state passed on per game
         self.round_tournament: dict[int, int | None] = {}
@@ -160,23 +194,33 @@ class Hub:
         self.inbox = asyncio.Queue()
         self.tasks.append(asyncio.ensure_future(self._dispatch_loop()))
         self.tasks.append(asyncio.ensure_future(self._feed_loop()))
+        self.tasks.append(asyncio.ensure_future(self._keepalive_loop()))
         if settings.LIVE_REDIS_URL:
             self.tasks.append(asyncio.ensure_future(self._redis_loop()))
 
-    def subscribe(self, topic: str, queue: asyncio.Queue | None = None) -> asyncio.Queue:
-        queue = asyncio.Queue(QUEUE_SIZE) if queue is None else queue
-        self.topics.setdefault(topic, set()).add(queue)
-        return queue
+    def subscribe(self, topic: str, stream: Stream) -> None:
+        self.topics.setdefault(topic, set()).add(stream)
+        self.streams.add(stream)
 
-    def unsubscribe(self, topic: str, queue: asyncio.Queue) -> None:
-        queues = self.topics.get(topic)
-        if queues is not None:
-            queues.discard(queue)
-            if not queues:
+    def unsubscribe(self, topic: str, stream: Stream) -> None:
+        streams = self.topics.get(topic)
+        if streams is not None:
+            streams.discard(stream)
+            if not streams:
                 del self.topics[topic]
+        self.streams.discard(stream)
 
     def connections(self) -> int:
-        return sum(len(queues) for queues in self.topics.values())
+        return len(self.streams)
+
+    async def _keepalive_loop(self) -> None:
+        """Every LIVE_KEEPALIVE seconds, a keep-alive comment to each stream that sent nothing since the last time."""
+        while True:
+            await asyncio.sleep(settings.LIVE_KEEPALIVE)
+            for stream in self.streams:
+                if stream.quiet:
+                    stream.keep_alive()
+                stream.quiet = True
 
     async def _redis_loop(self) -> None:
         import redis.asyncio as aioredis
@@ -238,9 +282,10 @@ class Hub:
         if last is not None and seq <= last:
             if seq == last and event.get("state") is not None and event["state"] != self.states.get(key):
                 self.states[key] = event["state"]
-                self._fan_out(topic, event, state_only=True)  # the feed's state of an entry Redis brought first
+                state = Frames({**event, "type": "state"})  # the feed's state of an entry Redis brought first
+                self._fan_out(topic, state)
                 if kind == "entry":
-                    self._fan_out(ALL_GAMES, event, state_only=True)
+                    self._fan_out(ALL_GAMES, state)
             return
         if event.get("state") is not None:
             self.states[key] = event["state"]
@@ -249,26 +294,24 @@ class Hub:
             events = [*await refill(key[1], last, seq - 1), event]
         self.last[key] = seq
         for item in events:
-            self._fan_out(topic, item)
+            frames = Frames(item)
+            self._fan_out(topic, frames)
             if kind == "entry":
-                self._fan_out(ALL_GAMES, item)
+                self._fan_out(ALL_GAMES, frames)
             round_id = item.get("round")
             if kind == "entry" and round_id:
                 if round_id not in self.round_tournament:
                     self.round_tournament[round_id] = await _db(_tournament_of_round)(round_id)
                 tournament = self.round_tournament[round_id]
                 if tournament is not None:
-                    self._fan_out(f"tournament:{tournament}", item)
+                    self._fan_out(f"tournament:{tournament}", frames)
 
-    def _fan_out(self, topic: str, event: dict, state_only: bool = False) -> None:
-        if state_only:
-            event = {**event, "type": "state"}
-        for queue in list(self.topics.get(topic, ())):
-            try:
-                queue.put_nowait(event)
-                self.delivered += 1
-            except asyncio.QueueFull:
-                queue.put_nowait_overflow = True  # the connection sees it and ends; its client resumes by seq
+    def _fan_out(self, topic: str, frames: Frames) -> None:
+        streams = self.topics.get(topic)
+        if streams:
+            for stream in streams:  # push() never awaits nor (un)subscribes: the set holds still
+                stream.push(frames)
+            self.delivered += len(streams)
 
 
 hub = Hub()
@@ -279,6 +322,16 @@ hub = Hub()
 def _frame(event: dict, event_id: str | None) -> bytes:
     head = f"id: {event_id}\n" if event_id is not None else ""
     return (head + "data: " + json.dumps(event, separators=(",", ":"), default=str) + "\n\n").encode()
+
+
+def _event_id(event: dict, ids: str) -> str:
+    """An event's SSE id in one of the streams' styles: ``game`` (a game stream: the seq), ``games`` (a
+    stream of several games: game.seq), ``t`` (a tournament's own log: t.seq)."""
+    if ids == "game":
+        return str(event["seq"])
+    if ids == "games":
+        return f"{event['game']}.{event['seq']}"
+    return f"t.{event['seq']}"
 
 
 def _error(status: int, code: str, message: str) -> tuple[int, bytes]:
@@ -300,61 +353,102 @@ def _parse_since(text: str) -> dict[str, int]:
 
 
 class Stream:
-    """One client's connection: sends events in seq order per game, replays what it missed."""
+    """One client's connection: sends events in seq order per game, replays what it missed.
+
+    The hub ``push``es each event's ``Frames`` onto ``pending``; the connection's task wakes (once
+    for all that came meanwhile), decides per event what its client gets (``on_event``: nothing if
+    it has it, the missed entries first from the log) and writes it all in one piece. More than
+    ``QUEUE_SIZE`` events waiting (a client that does not read) end the stream: its client resumes
+    by seq.
+    """
 
     def __init__(self, send: Any, receive: Any) -> None:
         self.send = send
         self.receive = receive
+        self.pending: list[Frames] = []
+        self.out: list[bytes] = []
+        self.waiter: asyncio.Future | None = None
+        self.ended = False  # the client went away, or fell QUEUE_SIZE events behind
+        self.quiet = False  # nothing sent since the hub's last keep-alive round
+        self.ping = False
 
-    async def body(self, data: bytes) -> None:
-        await self.send({"type": "http.response.body", "body": data, "more_body": True})
+    def push(self, frames: Frames) -> None:
+        """Takes an event for this client (the hub calls it, in the event loop's thread; never blocks)."""
+        if len(self.pending) >= QUEUE_SIZE:
+            self.ended = True  # the client resumes by seq
+        else:
+            self.pending.append(frames)
+        self._wake()
 
-    async def game_entry(self, event: dict, last: dict[int, int], ids: str) -> None:
+    def keep_alive(self) -> None:
+        self.ping = True
+        self._wake()
+
+    def _wake(self) -> None:
+        waiter = self.waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    def body(self, data: bytes) -> None:
+        """Adds bytes to what goes out at the next flush."""
+        self.out.append(data)
+
+    async def flush(self) -> None:
+        if self.out:
+            data = self.out[0] if len(self.out) == 1 else b"".join(self.out)
+            self.out = []
+            self.quiet = False
+            await self.send({"type": "http.response.body", "body": data, "more_body": True})
+
+    async def game_entry(self, frames: Frames, last: dict[int, int], ids: str) -> None:
         """Sends a game's entry after what its client has (the missed ones first), or nothing if it has it."""
+        event = frames.event
         game = event["game"]
         have = last.get(game)
         seq = event["seq"]
         if event.get("type") == "state":
             if have is not None and seq == have:
-                await self.body(_frame(event, None))
+                self.body(frames.frame(None))
             return
         if have is not None and seq <= have:
             return
         if have is not None and seq > have + 1:
             for missed in await _db(entries_after)(game, have, seq - 1):
-                await self.body(_frame(missed, str(missed["seq"]) if ids == "game" else f"{game}.{missed['seq']}"))
+                self.body(_frame(missed, _event_id(missed, ids)))
         last[game] = seq
-        await self.body(_frame(event, str(seq) if ids == "game" else f"{game}.{seq}"))
+        self.body(frames.frame(ids))
 
     async def run(self, topic: str | list[str], start: Any, on_event: Any) -> None:
         topics = [topic] if isinstance(topic, str) else topic
-        queue: asyncio.Queue = asyncio.Queue(QUEUE_SIZE)
         for name in topics:  # before the replay: nothing falls between the two
-            hub.subscribe(name, queue)
+            hub.subscribe(name, self)
         disconnected = asyncio.ensure_future(self._wait_disconnect())
+        loop = asyncio.get_running_loop()
         try:
             await self.send({"type": "http.response.start", "status": 200, "headers": [
                 (b"content-type", b"text/event-stream; charset=utf-8"), (b"cache-control", b"no-cache"),
                 (b"x-accel-buffering", b"no")]})
-            await self.body(b"retry: 1000\n\n")
+            self.body(b"retry: 1000\n\n")
             await start()
-            while not disconnected.done():
-                getter = asyncio.ensure_future(queue.get())
-                done, _ = await asyncio.wait({getter, disconnected}, timeout=settings.LIVE_KEEPALIVE,
-                                             return_when=asyncio.FIRST_COMPLETED)
-                if getter not in done:
-                    getter.cancel()
-                    if not disconnected.done():
-                        await self.body(b": keep-alive\n\n")
+            await self.flush()
+            while not self.ended:
+                if not self.pending and not self.ping:
+                    self.waiter = loop.create_future()
+                    await self.waiter
+                    self.waiter = None
                     continue
-                if getattr(queue, "put_nowait_overflow", False):
-                    break
-                await on_event(getter.result())
+                events, self.pending = self.pending, []
+                for frames in events:
+                    await on_event(frames)
+                if self.ping and not self.out:
+                    self.body(b": keep-alive\n\n")
+                self.ping = False
+                await self.flush()
         except (OSError, asyncio.CancelledError):
             pass
         finally:
             for name in topics:
-                hub.unsubscribe(name, queue)
+                hub.unsubscribe(name, self)
             disconnected.cancel()
         with contextlib.suppress(Exception):
             await self.send({"type": "http.response.body", "body": b"", "more_body": False})
@@ -363,6 +457,8 @@ class Stream:
         while True:
             message = await self.receive()
             if message["type"] == "http.disconnect":
+                self.ended = True
+                self._wake()
                 return
 
 
@@ -437,14 +533,14 @@ async def _live_stream(scope: dict, receive: Any, send: Any) -> None:
             since = marks.get("-", marks.get(str(object_id)))
             if since is None:
                 last[object_id] = seq
-                await stream.body(_frame({"type": "hello", "game": object_id, "seq": seq}, str(seq)))
+                stream.body(_frame({"type": "hello", "game": object_id, "seq": seq}, str(seq)))
                 return
             last[object_id] = min(since, seq)
             for event in await _db(entries_after)(object_id, last[object_id]):
-                await stream.game_entry(event, last, "game")
+                await stream.game_entry(Frames(event), last, "game")
 
         return await stream.run(f"game:{object_id}", start_game,
-                                lambda event: stream.game_entry(event, last, "game"))
+                                lambda frames: stream.game_entry(frames, last, "game"))
 
     snapshot = await _db(_tournament_snapshot)(object_id)
     if snapshot is None:
@@ -456,29 +552,30 @@ async def _live_stream(scope: dict, receive: Any, send: Any) -> None:
     async def start_tournament() -> None:
         for event in await _db(_tournament_after)(object_id, tlast["seq"]):
             tlast["seq"] = event["seq"]
-            await stream.body(_frame(event, f"t.{event['seq']}"))
-        await stream.body(_frame({"type": "hello", "tournament": object_id, "seq": tlast["seq"]}, None))
+            stream.body(_frame(event, f"t.{event['seq']}"))
+        stream.body(_frame({"type": "hello", "tournament": object_id, "seq": tlast["seq"]}, None))
         for game in games:
             since = marks.get(str(game["game"]))
             if since is None:
                 last_games[game["game"]] = game["seq"]
-                await stream.body(_frame(game, None))
+                stream.body(_frame(game, None))
             else:
                 last_games[game["game"]] = min(since, game["seq"])
                 for event in await _db(entries_after)(game["game"], last_games[game["game"]]):
-                    await stream.game_entry(event, last_games, "tournament")
+                    await stream.game_entry(Frames(event), last_games, "games")
 
-    async def on_tournament_event(event: dict) -> None:
+    async def on_tournament_event(frames: Frames) -> None:
+        event = frames.event
         if event.get("type") == "tournament":
             if event["seq"] > tlast["seq"]:
                 for missed in await _db(_tournament_after)(object_id, tlast["seq"], event["seq"] - 1):
-                    await stream.body(_frame(missed, f"t.{missed['seq']}"))
+                    stream.body(_frame(missed, f"t.{missed['seq']}"))
                 tlast["seq"] = event["seq"]
-                await stream.body(_frame(event, f"t.{event['seq']}"))
+                stream.body(frames.frame("t"))
             return
         if event["game"] not in last_games and event.get("type") == "entry":
             last_games[event["game"]] = event["seq"] - 1  # a game of a round published since the start
-        await stream.game_entry(event, last_games, "tournament")
+        await stream.game_entry(frames, last_games, "games")
 
     return await stream.run(f"tournament:{object_id}", start_tournament, on_tournament_event)
 
@@ -526,15 +623,15 @@ async def _games_stream(scope: dict, receive: Any, send: Any) -> None:
             since = marks.get(str(game["game"]))
             if since is None:
                 last[game["game"]] = game["seq"]
-                await stream.body(_frame(game, None))
+                stream.body(_frame(game, None))
             else:
                 last[game["game"]] = min(since, game["seq"])
                 for event in await _db(entries_after)(game["game"], last[game["game"]]):
-                    await stream.game_entry(event, last, "tournament")
-        await stream.body(_frame({"type": "hello", "games": [game["game"] for game in snapshot]}, None))
+                    await stream.game_entry(Frames(event), last, "games")
+        stream.body(_frame({"type": "hello", "games": [game["game"] for game in snapshot]}, None))
 
     return await stream.run([f"game:{game['game']}" for game in snapshot], start_games,
-                            lambda event: stream.game_entry(event, last, "tournament"))
+                            lambda frames: stream.game_entry(frames, last, "games"))
 
 
 async def _all_games_stream(send: Any, receive: Any) -> None:
@@ -546,9 +643,9 @@ async def _all_games_stream(send: Any, receive: Any) -> None:
     stream = Stream(send, receive)
 
     async def start() -> None:
-        await stream.body(_frame({"type": "hello", "games": "all"}, None))
+        stream.body(_frame({"type": "hello", "games": "all"}, None))
 
-    async def on_event(event: dict) -> None:
-        await stream.body(_frame(event, None))
+    async def on_event(frames: Frames) -> None:
+        stream.body(frames.frame(None))
 
     return await stream.run(ALL_GAMES, start, on_event)

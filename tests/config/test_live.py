@@ -94,6 +94,42 @@ def test_a_client_that_resumes_gets_what_it_missed_in_order_once(staff, web_proc
     stream.close()
 
 
+def test_two_live_processes_behind_one_address_deliver_each_entry_once_to_each_viewer(staff, tmp_path):
+    """LIVE_CONCURRENCY=2 (uvicorn --workers 2, the Procfile's live): each process subscribes on its own and
+    serves its own viewers; every viewer gets every entry once, in order, whichever process holds it."""
+    from arbitration.services import game_move_record
+    from tests.conftest import worker_env
+    from tests.support.live import EventStream, WebProcess
+
+    server = WebProcess(env=worker_env(), log_path=tmp_path / "live.log", processes=2).start()
+    try:
+        game = new_game(staff)
+        streams = []
+        deadline = time.monotonic() + 60
+        while True:  # the kernel hands each connection to either process: open until both hold some
+            stream = EventStream(server.port, f"/live/games/{game.pk}")
+            assert stream.status == 200
+            stream.wait_for(lambda e: e.get("type") == "hello", timeout=10)
+            streams.append(stream)
+            held = server.connections_by_process()
+            if (len(streams) >= 6 and sum(1 for count in held.values() if count) == 2) or time.monotonic() > deadline:
+                break
+        assert sum(1 for count in held.values() if count) == 2, held  # both processes hold viewers (the supervisor none)
+        moves = ["11-15", "23-19", "8-11", "22-17"]
+        for move in moves:
+            game_move_record(acting_user=staff[1], game_id=game.pk, move=move)
+        for stream in streams:
+            stream.wait_for(lambda e: e.get("move") == moves[-1], timeout=10)
+        time.sleep(1.5)  # each process's change feed looks again (1 s with Redis): it must bring none twice
+        for stream in streams:
+            entries = stream.entries()
+            assert [e["move"] for e in entries] == moves
+            assert [e["seq"] for e in entries] == list(range(game.log_seq + 1, game.log_seq + 1 + len(moves)))
+            stream.close()
+    finally:
+        server.stop()
+
+
 def test_bad_resume_points_and_unknown_games_are_refused_in_the_error_shape(staff, web_processes):
     from tests.support.live import EventStream
 

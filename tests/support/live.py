@@ -21,8 +21,9 @@ ROOT = Path(__file__).resolve().parents[2]
 class WebProcess:
     """Runs ``uvicorn config.asgi:application`` on a free port of 127.0.0.1 against the test database."""
 
-    def __init__(self, *, env: dict[str, str] | None = None, log_path: Path | None = None) -> None:
+    def __init__(self, *, env: dict[str, str] | None = None, log_path: Path | None = None, processes: int = 1) -> None:
         self.port = free_port()
+        self.processes = processes  # uvicorn --workers: that many processes serving the one port
         self.env = {**os.environ, "ALLOWED_HOSTS": "127.0.0.1,localhost", **(env or {})}
         self.log_path = log_path
         self.process: subprocess.Popen[bytes] | None = None
@@ -35,7 +36,7 @@ class WebProcess:
         log = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115
         self.process = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
-             "--port", str(self.port), "--no-access-log"],
+             "--port", str(self.port), "--no-access-log", "--workers", str(self.processes)],
             cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
         )
         deadline = time.monotonic() + timeout
@@ -48,6 +49,29 @@ class WebProcess:
             except OSError:
                 time.sleep(0.1)
         raise TimeoutError("uvicorn did not listen in time")
+
+    def connections_by_process(self) -> dict[int, int]:
+        """The established connections to the port that each process of this server holds now (by pid)."""
+        sockets = set()
+        for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+            with open(table) as rows:
+                for row in list(rows)[1:]:
+                    fields = row.split()
+                    if int(fields[1].rsplit(":", 1)[1], 16) == self.port and fields[3] == "01":
+                        sockets.add(f"socket:[{fields[9]}]")
+        held = {}
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                stat = (entry / "stat").read_text()
+                if int(stat[stat.rindex(")") + 2:].split()[2]) != self.process.pid:  # not of its process group
+                    continue
+                fds = [os.readlink(fd) for fd in (entry / "fd").iterdir()]
+            except OSError:
+                continue
+            held[int(entry.name)] = sum(1 for fd in fds if fd in sockets)
+        return held
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
