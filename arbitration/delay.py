@@ -4,7 +4,8 @@ Enforcement is a guarded transition (``clock_enforce``): it acts only when the d
 from the clock's state has passed at the database's ``now``, and the transition it writes moves
 that deadline on, so a second trigger for the same deadline finds nothing to do. It runs before
 a move or a ruling is checked (with the game row locked) and in the workers' sweep
-(``clock_sweep``, called by ``arbitration.sweeper`` in each Celery worker).
+(``clock_sweep``, called by ``arbitration.sweeper`` in each Celery worker, which sleeps until
+``clock_next_deadline``).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from arbitration.access import result_changed
 from arbitration.clocks import _save, clock_of, control_of, db_now
 from arbitration.lifecycle import finish, opponent, save_game, win_for
 from arbitration.log import log_append
-from arbitration.models import LogEntry
+from arbitration.models import GameClock, LogEntry
 from arbitration.persistence import game_lock
 from games.models import Game, Termination
 
@@ -110,3 +111,14 @@ def clock_sweep(*, limit: int = 50) -> int:
             if clock_enforce(game, db_now()):
                 acted += 1
     return acted
+
+
+def clock_next_deadline(*, after: datetime | None = None) -> datetime | None:
+    """Returns the nearest deadline of a game in progress (the nearest later than ``after``), or None.
+
+    One query, walking the index of deadlines (``gameclock_due``) from its start.
+    """
+    clocks = GameClock.objects.filter(deadline__isnull=False, game__status=Game.Status.IN_PROGRESS)
+    if after is not None:
+        clocks = clocks.filter(deadline__gt=after)
+    return clocks.order_by("deadline").values_list("deadline", flat=True).first()
