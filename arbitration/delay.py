@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
+from django.db.models.functions import Now
 
 from arbitration import timecontrol as tc
 from arbitration.access import result_changed
@@ -93,15 +94,15 @@ def clock_enforce(game: Any, now: datetime) -> list[str]:
 def clock_sweep(*, limit: int = 50) -> int:
     """Enforces every clock whose deadline has passed; returns how many games it acted on.
 
-    One transaction: the due games are locked with ``FOR UPDATE SKIP LOCKED`` (a game another
-    sweeper or a move request holds is left to it), then each is enforced at the database's
-    ``now``. Safe to run in any number of processes at once.
+    One transaction: the due games (at the database's time) are locked with ``FOR UPDATE SKIP
+    LOCKED`` (a game another sweeper or a move request holds is left to it), then each is
+    enforced at the database's ``now``. Safe to run in any number of processes at once.
     """
     acted = 0
     with transaction.atomic():
         due = list(
             Game.objects.select_for_update(skip_locked=True, of=("self",))
-            .filter(status=Game.Status.IN_PROGRESS, clock__deadline__lte=db_now())
+            .filter(status=Game.Status.IN_PROGRESS, clock__deadline__lte=Now())
             .order_by("clock__deadline").values_list("pk", flat=True)[:limit]
         )
         for game_id in due:
@@ -114,11 +115,12 @@ def clock_sweep(*, limit: int = 50) -> int:
 
 
 def clock_next_deadline(*, after: datetime | None = None) -> datetime | None:
-    """Returns the nearest deadline of a game in progress (the nearest later than ``after``), or None.
+    """Returns the nearest deadline of a running clock (the nearest later than ``after``), or None.
 
-    One query, walking the index of deadlines (``gameclock_due``) from its start.
+    One query on the index of deadlines alone (``gameclock_due``): a clock runs only while its
+    game is in progress (the end of a game stops it), and ``clock_sweep`` checks the game anyway.
     """
-    clocks = GameClock.objects.filter(deadline__isnull=False, game__status=Game.Status.IN_PROGRESS)
+    clocks = GameClock.objects.filter(deadline__isnull=False)
     if after is not None:
         clocks = clocks.filter(deadline__gt=after)
     return clocks.order_by("deadline").values_list("deadline", flat=True).first()

@@ -66,11 +66,10 @@ class _Notifications:
         self._conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
         self._stop_fd = stop_fd
 
-    def wait(self, seconds: float, target: float) -> bool:
-        """Sleeps ``seconds`` (monotonic) or until stopped; returns True at once if a deadline
-        before ``target`` (epoch seconds, the database's clock) is written meanwhile."""
+    def wait(self, end: float, target: float) -> bool:
+        """Sleeps until ``end`` (the monotonic clock) or until stopped; returns True at once if a
+        deadline before ``target`` (epoch seconds, the database's clock) is written meanwhile."""
         pgconn = self._conn.pgconn
-        end = time.monotonic() + seconds
         while not self._nearer(pgconn, target):
             remaining = end - time.monotonic()
             if remaining <= 0:
@@ -115,10 +114,9 @@ class _ChangeCounter:
         finally:
             cursor.close()
 
-    def wait(self, seconds: float, target: float) -> bool:  # noqa: ARG002 - no deadline comes with a change
-        """Sleeps ``seconds`` (monotonic) or until stopped; returns True early if another
-        connection has committed meanwhile (perhaps a nearer deadline)."""
-        end = time.monotonic() + seconds
+    def wait(self, end: float, target: float) -> bool:  # noqa: ARG002 - no deadline comes with a change
+        """Sleeps until ``end`` (the monotonic clock) or until stopped; returns True early if
+        another connection has committed meanwhile (perhaps a nearer deadline)."""
         while (remaining := end - time.monotonic()) > 0:
             if self._stop_event.wait(min(self._interval, remaining)):
                 return False
@@ -151,25 +149,27 @@ class ClockSweeper(threading.Thread):
     def plan(self, *, acted: int | None, retry: float) -> tuple[float, float, bool, float]:
         """Reads the nearest deadline and decides what comes next.
 
-        ``acted``: how many games the sweep just acted on (None: no sweep since the last
-        wake). Returns how long to sleep (0: at once), until when on the database's clock (epoch
-        seconds), whether to sweep when the sleep ends, and the next delay for a due game that
-        another holds locked (a sweeper acting on it, a move), doubled while it stays locked.
+        ``acted``: how many games the sweep just acted on (None: no sweep since the last wake).
+        Returns when to wake (on the monotonic clock, measured from when the database gave its
+        ``now``), the same instant on the database's clock (epoch seconds), whether to sweep then,
+        and the next delay for a due game that another holds locked (a sweeper acting on it, a
+        move), doubled while it stays locked.
         """
         from arbitration.clocks import db_now
         from arbitration.delay import clock_next_deadline
 
         now = db_now()
+        start = time.monotonic()
         nearest = clock_next_deadline()
         if nearest is not None and nearest <= now:
             if acted is None or acted > 0:
-                return 0.0, now.timestamp(), True, RETRY_FIRST  # due, or more due than one sweep takes
+                return start, now.timestamp(), True, RETRY_FIRST  # due, or more due than one sweep takes
             # Due but locked elsewhere: look again shortly, without keeping the next deadline waiting.
-            seconds = min(retry, self.max_sleep, _until(clock_next_deadline(after=now), now, self.max_sleep))
-            return seconds, now.timestamp() + seconds, True, min(self.max_sleep, retry * 2)
+            seconds = min(retry, _until(clock_next_deadline(after=now), now, self.max_sleep))
+            return start + seconds, now.timestamp() + seconds, True, min(self.max_sleep, retry * 2)
         seconds = _until(nearest, now, self.max_sleep)
         on_deadline = nearest is not None and seconds < self.max_sleep
-        return seconds, now.timestamp() + seconds, on_deadline, RETRY_FIRST
+        return start + seconds, now.timestamp() + seconds, on_deadline, RETRY_FIRST
 
     def run(self) -> None:
         from django.db import close_old_connections, connection
@@ -189,8 +189,8 @@ class ClockSweeper(threading.Thread):
                     acted = clock_sweep()
                     if acted:
                         logger.info("clock sweeper enforced %d game(s)", acted)
-                seconds, target, sweep, retry = self.plan(acted=acted, retry=retry)
-                if seconds > 0 and waker.wait(seconds, target):
+                wake, target, sweep, retry = self.plan(acted=acted, retry=retry)
+                if waker.wait(wake, target):
                     sweep = False  # woken for a nearer deadline: read the deadlines again first
             except Exception:  # noqa: BLE001 - the sweeper must outlive a database hiccup
                 logger.exception("clock sweep failed; retrying in 1 s")

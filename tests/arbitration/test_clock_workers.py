@@ -22,7 +22,10 @@ pytestmark = [pytest.mark.celery, pytest.mark.django_db(transaction=True)]
 # A sweeper that may sleep long: a deadline met on time under it was met because the sweeper
 # woke for it (a notification, or the deadline it slept on), not by a routine wake.
 LONG_SLEEP = {"CLOCK_SWEEP_MAX_SLEEP": "30"}
-ON_TIME_MS = 100  # the target: every adjudication within 100 ms of its deadline
+# On time: the target is 100 ms at most (benchmarks/clocks.py); the tests allow for a machine
+# loaded by other work. What they catch is seconds late: a sweeper that slept on past a nearer
+# deadline, or on the wrong clock, wakes 20 s or an hour later.
+ON_TIME_MS = 500
 
 REDIS_START = [
     "redis-server", "--daemonize", "yes", "--bind", "127.0.0.1", "-::1", "--port", "6379", "--save", "",

@@ -40,7 +40,7 @@ def test_the_sqlite_sweeper_wakes_when_another_connection_commits(tmp_path):
     thread = threading.Thread(target=write)
     started = time.monotonic()
     thread.start()
-    counter.wait(10.0, 0.0)
+    counter.wait(started + 10.0, 0.0)
     waited = time.monotonic() - started
     thread.join()
     assert 0.2 <= waited < 5.0
@@ -51,9 +51,9 @@ def test_the_sqlite_sweeper_sleeps_its_time_when_nothing_is_written_and_stops_at
     stop = threading.Event()
     counter = _ChangeCounter(sweeper, stop, interval=0.01)
     started = time.monotonic()
-    counter.wait(0.3, 0.0)
+    counter.wait(started + 0.3, 0.0)
     assert time.monotonic() - started >= 0.3
     threading.Timer(0.1, stop.set).start()
     started = time.monotonic()
-    counter.wait(10.0, 0.0)
+    counter.wait(started + 10.0, 0.0)
     assert time.monotonic() - started < 5.0
