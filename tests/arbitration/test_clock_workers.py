@@ -2,7 +2,10 @@
 
 Each worker process runs a clock sweeper (``arbitration.sweeper``); these tests start their
 own workers (``clock_workers``), kill them with SIGKILL, restart Redis empty, race a move
-against the loss, and run a worker whose clock is 2 s fast.
+against the loss, and run a worker whose clock is 2 s fast. The sweeper sleeps until the next
+deadline: the tests marked ``serial`` (timing: run them apart) check that a nearer deadline
+written while it sleeps wakes it, that a worker killed while sleeping loses nothing, and that a
+jump of a worker's wall clock changes nothing.
 """
 
 from __future__ import annotations
