@@ -4,7 +4,8 @@ Enforcement is a guarded transition (``clock_enforce``): it acts only when the d
 from the clock's state has passed at the database's ``now``, and the transition it writes moves
 that deadline on, so a second trigger for the same deadline finds nothing to do. It runs before
 a move or a ruling is checked (with the game row locked) and in the workers' sweep
-(``clock_sweep``, called by ``arbitration.sweeper`` in each Celery worker).
+(``clock_sweep``, called by ``arbitration.sweeper`` in each Celery worker, which sleeps until
+``clock_next_deadline``).
 """
 
 from __future__ import annotations
@@ -13,13 +14,14 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
+from django.db.models.functions import Now
 
 from arbitration import timecontrol as tc
 from arbitration.access import result_changed
 from arbitration.clocks import _save, clock_of, control_of, db_now
 from arbitration.lifecycle import finish, opponent, save_game, win_for
 from arbitration.log import log_append
-from arbitration.models import LogEntry
+from arbitration.models import GameClock, LogEntry
 from arbitration.persistence import game_lock
 from games.models import Game, Termination
 
@@ -92,15 +94,15 @@ def clock_enforce(game: Any, now: datetime) -> list[str]:
 def clock_sweep(*, limit: int = 50) -> int:
     """Enforces every clock whose deadline has passed; returns how many games it acted on.
 
-    One transaction: the due games are locked with ``FOR UPDATE SKIP LOCKED`` (a game another
-    sweeper or a move request holds is left to it), then each is enforced at the database's
-    ``now``. Safe to run in any number of processes at once.
+    One transaction: the due games (at the database's time) are locked with ``FOR UPDATE SKIP
+    LOCKED`` (a game another sweeper or a move request holds is left to it), then each is
+    enforced at the database's ``now``. Safe to run in any number of processes at once.
     """
     acted = 0
     with transaction.atomic():
         due = list(
             Game.objects.select_for_update(skip_locked=True, of=("self",))
-            .filter(status=Game.Status.IN_PROGRESS, clock__deadline__lte=db_now())
+            .filter(status=Game.Status.IN_PROGRESS, clock__deadline__lte=Now())
             .order_by("clock__deadline").values_list("pk", flat=True)[:limit]
         )
         for game_id in due:
@@ -110,3 +112,15 @@ def clock_sweep(*, limit: int = 50) -> int:
             if clock_enforce(game, db_now()):
                 acted += 1
     return acted
+
+
+def clock_next_deadline(*, after: datetime | None = None) -> datetime | None:
+    """Returns the nearest deadline of a running clock (the nearest later than ``after``), or None.
+
+    One query on the index of deadlines alone (``gameclock_due``): a clock runs only while its
+    game is in progress (the end of a game stops it), and ``clock_sweep`` checks the game anyway.
+    """
+    clocks = GameClock.objects.filter(deadline__isnull=False)
+    if after is not None:
+        clocks = clocks.filter(deadline__gt=after)
+    return clocks.order_by("deadline").values_list("deadline", flat=True).first()

@@ -374,10 +374,14 @@ CELERY_TASK_ACKS_LATE = False
 CELERY_WORKER_SEND_TASK_EVENTS = False
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 
-# Clocks (Laws 24-25): every worker process runs a sweeper that polls the database for due
-# deadlines (arbitration.sweeper). Turn it off only for a worker that must not enforce clocks.
+# Clocks (Laws 24-25): every worker process runs a sweeper that sleeps until the next deadline
+# (arbitration.sweeper), woken on PostgreSQL by a notification when a nearer one is written.
+# Turn it off only for a worker that must not enforce clocks. CLOCK_SWEEP_MAX_SLEEP: the longest
+# it sleeps without reading the deadlines again (at most 30 s); CLOCK_SQLITE_POLL_INTERVAL: on
+# SQLite, how often it reads the database's change counter while it sleeps.
 CLOCK_SWEEPER_ENABLED = os.environ.get("CLOCK_SWEEPER_ENABLED", "true").lower() not in ("0", "false", "no", "off")
-CLOCK_SWEEP_INTERVAL = float(os.environ.get("CLOCK_SWEEP_INTERVAL", "0.05"))
+CLOCK_SWEEP_MAX_SLEEP = float(os.environ.get("CLOCK_SWEEP_MAX_SLEEP", "2"))
+CLOCK_SQLITE_POLL_INTERVAL = float(os.environ.get("CLOCK_SQLITE_POLL_INTERVAL", "0.025"))
 
 # Health: each worker writes a heartbeat row every HEALTH_HEARTBEAT_INTERVAL seconds
 # (config.heartbeat); /healthz counts the workers whose beat is at most HEALTH_HEARTBEAT_STALE

@@ -2,11 +2,15 @@
 
 Each worker process runs a clock sweeper (``arbitration.sweeper``); these tests start their
 own workers (``clock_workers``), kill them with SIGKILL, restart Redis empty, race a move
-against the loss, and run a worker whose clock is 2 s fast.
+against the loss, and run a worker whose clock is 2 s fast. The sweeper sleeps until the next
+deadline: the tests marked ``serial`` (timing: run them apart) check that a nearer deadline
+written while it sleeps wakes it, that a worker killed while sleeping loses nothing, and that a
+jump of a worker's wall clock changes nothing.
 """
 
 from __future__ import annotations
 
+import glob
 import random
 import subprocess
 import threading
@@ -19,6 +23,14 @@ import pytest
 # serial: the deadlines are checked to the half-second against real processes, and one test restarts
 # the machine's Redis, which every other process of the run is using.
 pytestmark = [pytest.mark.celery, pytest.mark.serial, pytest.mark.django_db(transaction=True)]
+
+# A sweeper that may sleep long: a deadline met on time under it was met because the sweeper
+# woke for it (a notification, or the deadline it slept on), not by a routine wake.
+LONG_SLEEP = {"CLOCK_SWEEP_MAX_SLEEP": "30"}
+# On time: the target is 100 ms at most (benchmarks/clocks.py); the tests allow for a machine
+# loaded by other work. What they catch is seconds late: a sweeper that slept on past a nearer
+# deadline, or on the wrong clock, wakes 20 s or an hour later.
+ON_TIME_MS = 500
 
 REDIS_START = [
     "redis-server", "--daemonize", "yes", "--bind", "127.0.0.1", "-::1", "--port", "6379", "--save", "",
@@ -264,3 +276,104 @@ def test_a_worker_whose_clock_is_two_seconds_fast_flags_nothing_early(staff, clo
     (call,) = entries(game.pk, "time_call")
     assert call.created_at - started.created_at >= timedelta(seconds=3)
     assert call.data["late_ms"] >= 0
+
+
+def late_ms(game_id) -> list[float]:
+    return [entry.data["late_ms"] for kind in ("time_call", "game_end") for entry in entries(game_id, kind)]
+
+
+def _notifications(listener) -> list[float]:
+    return [float(n.payload) for n in listener.notifies(timeout=0.3)]
+
+
+def test_a_deadline_written_nearer_and_within_a_minute_notifies_the_sweepers(staff):
+    from django.db import connection
+    from django.db.models import F
+
+    from arbitration.models import GameClock
+    from arbitration.sweeper import NOTIFY_CHANNEL
+
+    if connection.vendor != "postgresql":
+        pytest.fail("LISTEN/NOTIFY needs PostgreSQL (make test sets DATABASE_URL)")
+    listener = connection.Database.connect(**connection.get_connection_params(), autocommit=True)
+    try:
+        listener.execute(f"LISTEN {NOTIFY_CHANNEL}")
+        game = new_clocked_game(staff, {"control": "per-move", "move_seconds": 20, "grace_seconds": 5})
+        clock = GameClock.objects.filter(game_id=game.pk)
+        assert _notifications(listener) == []  # created: no deadline until the clock starts
+        start_clock(staff, game.pk)
+        deadline = clock.get().deadline
+        assert _notifications(listener) == [pytest.approx(deadline.timestamp(), abs=1e-6)]
+        clock.update(deadline=F("deadline") + timedelta(seconds=5))  # later: the sweepers already wake before it
+        assert _notifications(listener) == []
+        clock.update(deadline=F("deadline") - timedelta(seconds=10))  # nearer
+        assert _notifications(listener) == [pytest.approx(deadline.timestamp() - 5, abs=1e-6)]
+        clock.update(deadline=None)
+        clock.update(deadline=deadline + timedelta(minutes=5))  # beyond the horizon: read at a wake
+        assert _notifications(listener) == []
+    finally:
+        listener.close()
+
+
+@pytest.mark.serial
+def test_a_deadline_written_nearer_than_the_one_the_sweeper_sleeps_on_is_honoured_on_time(staff, clock_workers):
+    clock_workers(env=LONG_SLEEP)
+    far = new_clocked_game(staff, {"control": "per-move", "move_seconds": 25, "grace_seconds": 5})
+    start_clock(staff, far.pk)
+    time.sleep(1.0)  # the sweeper sleeps until the far deadline, 24 s from now
+    games = started_games(staff, 3, 1.0)  # deadlines 1, 1.25 and 1.5 s ahead, each loss 0.5 s later
+    assert wait_until(lambda: all_finished(games), timeout=8)
+    assert_each_adjudicated_once(games)
+    for game_id in games:
+        assert all(0 <= late < ON_TIME_MS for late in late_ms(game_id)), late_ms(game_id)
+    assert entries(far.pk, "time_call") == []
+
+
+@pytest.mark.serial
+def test_a_worker_killed_while_sleeping_on_a_deadline_loses_nothing(staff, clock_workers):
+    first = clock_workers(env=LONG_SLEEP)
+    second = clock_workers(env=LONG_SLEEP)
+    games = started_games(staff, 6, 2.0)  # both sweepers sleep until the first deadline, 2 s ahead
+    time.sleep(1.0)
+    first.kill()
+    assert wait_until(lambda: all_finished(games), timeout=10)
+    assert second.process.poll() is None
+    assert_each_adjudicated_once(games)
+    for game_id in games:
+        assert all(0 <= late < ON_TIME_MS for late in late_ms(game_id)), late_ms(game_id)
+
+
+def _faketime_library() -> str:
+    found = sorted(glob.glob("/usr/lib/*/faketime/libfaketime.so.1"))
+    if not found:
+        pytest.fail("libfaketime is not installed (apt-get install faketime)")
+    return found[0]
+
+
+@pytest.mark.serial
+@pytest.mark.parametrize("jump", ["-1h", "+1h"])
+def test_the_clock_is_right_after_the_workers_system_clock_jumps(staff, clock_workers, tmp_path, jump):
+    from config.celery import ping
+
+    queue = f"jump-{uuid.uuid4().hex[:6]}"
+    offset = tmp_path / "faketime"
+    offset.write_text("+0\n")
+    # The worker's wall clock is read from the file on every call; its monotonic clock is left
+    # alone, as a step of the system clock (an NTP correction, an operator's date -s) leaves it.
+    clock_workers(env={**LONG_SLEEP, "CELERY_TASK_DEFAULT_QUEUE": queue, "LD_PRELOAD": _faketime_library(),
+                       "FAKETIME_TIMESTAMP_FILE": str(offset), "FAKETIME_NO_CACHE": "1",
+                       "FAKETIME_DONT_FAKE_MONOTONIC": "1"})
+    game = new_clocked_game(staff, {"control": "per-move", "move_seconds": 3, "grace_seconds": 1})
+    start_clock(staff, game.pk)
+    time.sleep(1.0)  # the sweeper sleeps until the time call, 2 s from now
+    offset.write_text(f"{jump}\n")
+    skew = ping.apply_async(queue=queue).get(timeout=20)["time"] - time.time()
+    assert abs(skew) > 3000, "the worker's clock did not jump: faketime did not apply"
+    assert wait_until(lambda: all_finished([game.pk]), timeout=8)
+    assert_each_adjudicated_once([game.pk])
+    (started,) = entries(game.pk, "clock_start")
+    (call,) = entries(game.pk, "time_call")
+    (end,) = entries(game.pk, "game_end")
+    assert call.created_at - started.created_at >= timedelta(seconds=3)
+    assert end.created_at - started.created_at >= timedelta(seconds=4)
+    assert all(0 <= late < ON_TIME_MS for late in late_ms(game.pk)), late_ms(game.pk)

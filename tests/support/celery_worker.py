@@ -22,12 +22,13 @@ class WorkerProcess:
     """
 
     def __init__(self, *, env: dict[str, str] | None = None, concurrency: int = 1,
-                 log_path: Path | None = None, prefix: list[str] | None = None) -> None:
+                 log_path: Path | None = None, prefix: list[str] | None = None, cwd: Path | None = None) -> None:
         self.hostname = f"test-{uuid.uuid4().hex[:8]}@%h"
         self.env = {**os.environ, **(env or {})}
         self.concurrency = concurrency
         self.log_path = log_path
         self.prefix = list(prefix or [])
+        self.cwd = cwd or ROOT  # the checkout whose code the worker runs
         self.process: subprocess.Popen[bytes] | None = None
         self._log = None
 
@@ -48,7 +49,7 @@ class WorkerProcess:
         ]
         self._log = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115
         self.process = subprocess.Popen(
-            cmd, cwd=ROOT, env=self.env, stdout=self._log, stderr=subprocess.STDOUT,
+            cmd, cwd=self.cwd, env=self.env, stdout=self._log, stderr=subprocess.STDOUT,
             start_new_session=True,
         )
         self.wait_ready(timeout)
