@@ -1,7 +1,7 @@
 """API for the signed-in user's own account."""
 
 from drf_spectacular.utils import extend_schema, inline_serializer
-from rest_framework import serializers, status
+from rest_framework import exceptions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -56,8 +56,18 @@ class ApiTokenCreatedSerializer(ApiTokenSerializer):
         read_only_fields = fields
 
 
+TOKEN_MAKES_NO_TOKEN = ("A token cannot make a token: sign in with your password (the page /accounts/tokens/, or "
+                        "this request with the session of a signed-in browser) to make one.")
+
+
 class MyTokensView(APIView):
-    """The caller's own API tokens: list them, or make a new one (its key is answered once)."""
+    """The caller's own API tokens: list them, or make a new one (its key is answered once).
+
+    A new token is made only for a caller signed in with his password, never for one that presents
+    a token: a token that could make tokens renews itself, so its expiry would not bound a stolen
+    one, and the tokens it made would outlive its revocation (docs/security.md, "A token makes no
+    token"). Listing and revoking with a token stay allowed (a program revokes its own token).
+    """
 
     permission_classes = [IsAuthenticatedReadWrite]
 
@@ -66,8 +76,13 @@ class MyTokensView(APIView):
         tokens = ApiToken.objects.filter(user=request.user)
         return Response(ApiTokenSerializer(tokens, many=True).data)
 
-    @extend_schema(request=ApiTokenCreateSerializer, responses={201: ApiTokenCreatedSerializer})
+    @extend_schema(request=ApiTokenCreateSerializer, responses={201: ApiTokenCreatedSerializer},
+                   description="Only a caller signed in with his password (a session) may make a token: a request "
+                               "authenticated by a token is refused 403, so that a token never makes another that "
+                               "outlives it (or survives its revocation).")
     def post(self, request: Request) -> Response:
+        if isinstance(request.auth, ApiToken):
+            raise exceptions.PermissionDenied(TOKEN_MAKES_NO_TOKEN)
         serializer = ApiTokenCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         token, key = token_create(user=request.user, **serializer.validated_data)

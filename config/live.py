@@ -28,6 +28,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -37,6 +38,8 @@ from django.db import close_old_connections
 
 from arbitration.live import ENTRY_FIELDS, entries_after, event_of_row, game_live_state
 from arbitration.models import LogEntry
+from core.converters import ID_REGEX
+from core.limits import MAX_INT_COLUMN
 from games.models import Game
 from tournaments.models import Round, Tournament, TournamentLog
 
@@ -338,16 +341,36 @@ def _error(status: int, code: str, message: str) -> tuple[int, bytes]:
     return status, json.dumps({"error": {"code": code, "message": message, "details": {}}}).encode()
 
 
+_ID = re.compile(ID_REGEX)
+_SEQ = re.compile(f"[0-9]{{1,{len(str(MAX_INT_COLUMN))}}}")
+
+
+def _parse_id(text: str) -> int:
+    """Returns a row id written as 1 to 18 ASCII digits (``core.converters``); raises ValueError otherwise.
+
+    ``str.isdigit()`` and ``int()`` take more: a superscript ``²`` passes the one and fails the
+    other, ``٣`` passes both, and 5,000 digits exceed ``int()``'s limit or any column.
+    """
+    if not _ID.fullmatch(text):
+        raise ValueError(text[:40])
+    return int(text)
+
+
+def _parse_seq(text: str) -> int:
+    """Returns a log seq written as ASCII digits within its column; raises ValueError otherwise."""
+    if not _SEQ.fullmatch(text) or int(text) > MAX_INT_COLUMN:
+        raise ValueError(text[:40])
+    return int(text)
+
+
 def _parse_since(text: str) -> dict[str, int]:
     """Parses a resume point: ``12`` (a game stream's seq) or ``t.5,101.40`` (a tournament stream's)."""
     marks: dict[str, int] = {}
     for part in filter(None, (p.strip() for p in text.split(","))):
         name, _, seq = part.rpartition(".")
-        value = int(seq)
-        if value < 0:
-            raise ValueError(part)
+        value = _parse_seq(seq)
         if name and name != "t":
-            int(name)
+            name = str(_parse_id(name))
         marks[name or "-"] = value
     return marks
 
@@ -509,7 +532,7 @@ async def _live_stream(scope: dict, receive: Any, send: Any) -> None:
         return await _games_stream(scope, receive, send)
     if scope["method"] not in ("GET", "HEAD"):
         return await _answer(send, *_error(405, "method_not_allowed", "Only GET is allowed here."))
-    if len(parts) != 3 or parts[1] not in ("games", "tournaments") or not parts[2].isdigit():
+    if len(parts) != 3 or parts[1] not in ("games", "tournaments") or not _ID.fullmatch(parts[2]):
         return await _answer(send, *_error(404, "not_found", "There is no such event stream."))
     object_id = int(parts[2])
     query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
@@ -599,7 +622,8 @@ async def _games_stream(scope: dict, receive: Any, send: Any) -> None:
     """
     query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
     try:
-        game_ids = sorted({int(part) for part in (query.get("ids") or [""])[0].split(",") if part.strip()})
+        game_ids = sorted({_parse_id(part.strip()) for part in (query.get("ids") or [""])[0].split(",")
+                           if part.strip()})
         if not game_ids or len(game_ids) > MAX_GAMES_PER_STREAM or min(game_ids) < 1:
             raise ValueError
     except ValueError:

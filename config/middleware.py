@@ -47,7 +47,9 @@ class RequestBodyGuard:
     ``DATA_UPLOAD_MAX_MEMORY_SIZE``, and 400 to a body that stops short.
 
     WSGI gives Django a body only by its Content-Length, so a chunked body would be read as
-    empty and the request judged on nothing (a JSON body "missing its fields", say); and a
+    empty and the request judged on nothing (a JSON body "missing its fields", say); it is read
+    to its end and discarded before the 411 under uWSGI (``_chunked_body_drained``), so that the
+    client gets the answer rather than a broken pipe; and a
     client that announces a body and stops sending it makes the read fail (the server's socket
     timeout), which is the client's fault, not the server's. Both are answered in the API's
     error shape under /api/, in plain text elsewhere. (Under the Procfile's uWSGI the worker
@@ -63,6 +65,11 @@ class RequestBodyGuard:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         chunked = "chunked" in request.META.get("HTTP_TRANSFER_ENCODING", "").lower()
         if chunked and not request.META.get("CONTENT_LENGTH"):
+            drained = _chunked_body_drained(request)
+            if drained == "too_large":
+                return _refusal(request, 413, "payload_too_large", PAYLOAD_TOO_LARGE, payload_too_large_details())
+            if drained == "unreadable":
+                return _refusal(request, 400, "malformed_request", UNREADABLE_BODY)
             return _refusal(request, 411, "length_required", LENGTH_REQUIRED)
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         if limit is not None and _declared_length(request) > limit:
@@ -76,6 +83,37 @@ class RequestBodyGuard:
         if isinstance(exception, RequestDataTooBig):
             return _refusal(request, 413, "payload_too_large", PAYLOAD_TOO_LARGE, payload_too_large_details())
         return None
+
+
+#: Seconds uWSGI waits for the next part of a chunked body before giving up on it.
+CHUNK_TIMEOUT = 10
+
+
+def _chunked_body_drained(request: HttpRequest) -> str:
+    """Reads a chunked body to its end and discards it, under uWSGI; returns "read", "too_large" or "unreadable".
+
+    Refused unread, the body stayed on the connection: uWSGI closed it with the client still
+    sending, which the client saw as a broken pipe (or a reset that lost the answer). With
+    ``http-chunked-input`` (``config/uwsgi.ini``) the router hands the chunks over as they come
+    and ``uwsgi.chunked_read`` reads them; past ``DATA_UPLOAD_MAX_MEMORY_SIZE`` the reading
+    stops (413, the connection closed), as it does when a part does not come in
+    ``CHUNK_TIMEOUT`` seconds or is larger than ``chunked-input-limit`` (400). Under ASGI the
+    server has read the body already (Django's handler reads it whole before the request).
+    """
+    uwsgi = _uwsgi_module()
+    if uwsgi is None or "uwsgi.version" not in request.META:
+        return "read"
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    read = 0
+    try:
+        while part := uwsgi.chunked_read(CHUNK_TIMEOUT):
+            read += len(part)
+            if limit is not None and read > limit:
+                return "too_large"
+    except OSError:
+        logger.warning("%s %s: the chunked request body stopped short", request.method, request.path)
+        return "unreadable"
+    return "read"
 
 
 class RequestTimedOut(BaseException):

@@ -72,6 +72,10 @@ START_FEN = {
                    "(validation_error on start_fen). Blank: the standard start.",
 }
 NOT_BLANK = {"pattern": r"\S"}  # validate_name: stripped, it must not be empty
+# Names hold no control character (core.text): C0, DEL, C1, U+2028 and U+2029.
+_CONTROL = r"\x00-\x1f\x7f-\x9f\u2028\u2029"
+NAME = {"pattern": rf"^[^{_CONTROL}]*\S[^{_CONTROL}]*$"}
+NO_CONTROL = {"pattern": rf"^[^{_CONTROL}]*$"}
 
 
 def field_constraints() -> dict[tuple[str, str], dict[str, Any]]:
@@ -84,8 +88,14 @@ def field_constraints() -> dict[tuple[str, str], dict[str, Any]]:
         ("GameCreate", "start_fen"): START_FEN,
         ("ApiTokenCreate", "days"): {"maximum": token_days_bounds()[1]},
         ("TournamentCreate", "games_per_match"): {"multipleOf": 2},
-        ("Player", "name"): NOT_BLANK,
-        ("PatchedPlayer", "name"): NOT_BLANK,
+        ("Player", "name"): NAME,
+        ("PatchedPlayer", "name"): NAME,
+        **{(component, field): NO_CONTROL for component in ("Player", "PatchedPlayer")
+           for field in ("club", "federation", "federation_id")},
+        ("TournamentCreate", "name"): NAME,
+        ("TournamentCreate", "venue"): NO_CONTROL,
+        ("TournamentUpdate", "name"): NAME,
+        ("TournamentUpdate", "venue"): NO_CONTROL,
     }
 
 

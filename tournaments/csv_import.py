@@ -1,19 +1,22 @@
 """Importing players from CSV: name, club, federation, federation_id, rating.
 
 Every row is checked before anything is written; the rows refused are reported with their
-line number and why (a missing name, a rating that is not a number, a duplicate in the file or
-of a registered player). The accepted rows are written in one transaction.
+line number and why (a missing name, a control character in a name, a rating that is not a
+number, a duplicate in the file or of a registered player); a file the csv module cannot read (a
+field over its limit) is refused whole, with the line. The accepted rows are written in one transaction.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
 
+from core.text import control_characters, control_characters_message
 from players.models import RATING_MAX, RATING_MIN, Player, player_name_key
 
 COLUMNS = ("name", "club", "federation", "federation_id", "rating")
@@ -44,6 +47,24 @@ class CSVFormatError(ValueError):
     """The file cannot be read as a players CSV (no header, no name column)."""
 
 
+def _unreadable(reader: csv.DictReader, error: csv.Error) -> CSVFormatError:
+    return CSVFormatError(f"Line {reader.line_num + 1} cannot be read as CSV ({error}); nothing was imported.")
+
+
+def _rows(reader: csv.DictReader) -> Iterator[dict[str | None, Any]]:
+    """Yields the rows of the reader; a line the csv module cannot read (a field over its 128 KiB limit)
+    refuses the whole file with its line number, not a server error."""
+    rows = iter(reader)
+    while True:
+        try:
+            row = next(rows)
+        except StopIteration:
+            return
+        except csv.Error as error:
+            raise _unreadable(reader, error) from error
+        yield row
+
+
 def players_import(text: str, *, dry_run: bool = False) -> ImportReport:
     """Imports players from CSV text; returns what was created and which lines were refused, and why.
 
@@ -53,7 +74,10 @@ def players_import(text: str, *, dry_run: bool = False) -> ImportReport:
     if text.startswith("\ufeff"):
         text = text[1:]
     reader = csv.DictReader(io.StringIO(text))
-    header = [h.strip().lower() for h in (reader.fieldnames or [])]
+    try:
+        header = [h.strip().lower() for h in (reader.fieldnames or [])]
+    except csv.Error as error:
+        raise _unreadable(reader, error) from error
     if "name" not in header:
         raise CSVFormatError(f"The first line must be a header naming the columns ({', '.join(COLUMNS)}).")
     reader.fieldnames = header
@@ -63,7 +87,7 @@ def players_import(text: str, *, dry_run: bool = False) -> ImportReport:
     seen_names: dict[tuple[str, str], int] = {}
     report = ImportReport(dry_run=dry_run)
     accepted: list[Player] = []
-    for row in reader:
+    for row in _rows(reader):
         line = reader.line_num
         values = {k: (row.get(k) or "").strip() for k in COLUMNS}
         if not any(values.values()):
@@ -77,6 +101,11 @@ def players_import(text: str, *, dry_run: bool = False) -> ImportReport:
             continue
         if not values["name"]:
             refuse("the name is missing")
+            continue
+        controls = [f"the {name} holds a control character ({', '.join(control_characters(values[name]))})"
+                    for name in COLUMNS[:4] if control_characters_message(values[name])]
+        if controls:
+            refuse(", ".join(controls))
             continue
         too_long = [name for name in COLUMNS[:4] if len(values[name]) > Player._meta.get_field(name).max_length]
         if too_long:

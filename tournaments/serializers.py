@@ -16,6 +16,7 @@ from core.limits import (
     NOTE_MAX_LENGTH,
     USERNAME_MAX_LENGTH,
 )
+from core.text import no_control_characters
 from games.models import Game, ProgressRule, RuleSet
 from players.models import RATING_MAX, RATING_MIN, Player, PlayerLog
 from tournaments.log import round_published_head, tournament_head_text
@@ -63,6 +64,19 @@ class PlayerSerializer(serializers.ModelSerializer):
         value = value.strip()
         if not value:
             raise serializers.ValidationError("A player needs a name.")
+        no_control_characters(value)
+        return value
+
+    def validate_club(self, value: str) -> str:
+        no_control_characters(value)
+        return value
+
+    def validate_federation(self, value: str) -> str:
+        no_control_characters(value)
+        return value
+
+    def validate_federation_id(self, value: str) -> str:
+        no_control_characters(value)
         return value
 
 
@@ -194,7 +208,7 @@ def _note(**options: Any) -> serializers.CharField:
 
 
 class TournamentCreateSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=200)
+    name = serializers.CharField(max_length=200, validators=[no_control_characters])
     slug = serializers.SlugField(max_length=80, required=False, allow_blank=True, default="")
     format = serializers.ChoiceField(choices=Tournament.Format.choices, default=Tournament.Format.ROUND_ROBIN)
     rounds = serializers.IntegerField(min_value=1, max_value=MAX_ROUNDS, required=False, allow_null=True, default=None,
@@ -205,7 +219,8 @@ class TournamentCreateSerializer(serializers.Serializer):
     rule_set = serializers.ChoiceField(choices=RuleSet.choices, default=RuleSet.STANDARD)
     progress_rule = serializers.ChoiceField(choices=ProgressRule.choices, default=ProgressRule.FORTY_MOVE_NOTICE)
     referees = _usernames(required=False, default=list)
-    venue = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+    venue = serializers.CharField(max_length=200, required=False, allow_blank=True, default="",
+                                  validators=[no_control_characters])
     start_date = serializers.DateField(required=False, allow_null=True, default=None)
     end_date = serializers.DateField(required=False, allow_null=True, default=None)
     clock = serializers.JSONField(
@@ -250,8 +265,8 @@ def _clock_given(data: dict[str, Any]) -> Any:
 
 
 class TournamentUpdateSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=200, required=False)
-    venue = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    name = serializers.CharField(max_length=200, required=False, validators=[no_control_characters])
+    venue = serializers.CharField(max_length=200, required=False, allow_blank=True, validators=[no_control_characters])
     start_date = serializers.DateField(required=False, allow_null=True)
     end_date = serializers.DateField(required=False, allow_null=True)
     clock = serializers.JSONField(required=False, allow_null=True, help_text="As on creation; null: no clock.")

@@ -26,6 +26,7 @@ from accounts.roles import is_director
 from arbitration.services import game_referees_set
 from core.api import AppError, shortened
 from core.limits import MAX_ID, STATEMENT_MAX_LENGTH
+from core.text import no_control_characters
 from games.models import Game, ProgressRule, RuleSet
 from players.models import RATING_MAX, RATING_MIN, Player
 from tournaments import selectors, services
@@ -105,7 +106,7 @@ class TournamentForm(ClockForm):
     field_order = ["name", "slug", "format", "rounds", "games_per_match", "opening", "rule_set", "progress_rule",
                    "venue", "start_date", "end_date", "rated", "referees", "tiebreaks"]  # then the clock
 
-    name = forms.CharField(max_length=200)
+    name = forms.CharField(max_length=200, validators=[no_control_characters])
     slug = forms.SlugField(max_length=80, required=False, help_text="Empty: made from the name.")
     format = forms.ChoiceField(choices=Tournament.Format.choices)
     rounds = forms.IntegerField(min_value=1, max_value=MAX_ROUNDS, required=False, help_text="Swiss only.")
@@ -114,7 +115,7 @@ class TournamentForm(ClockForm):
     opening = forms.ChoiceField(choices=Tournament.Opening.choices)
     rule_set = forms.ChoiceField(choices=RuleSet.choices)
     progress_rule = forms.ChoiceField(choices=ProgressRule.choices)
-    venue = forms.CharField(max_length=200, required=False)
+    venue = forms.CharField(max_length=200, required=False, validators=[no_control_characters])
     start_date = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
     end_date = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
     rated = forms.BooleanField(required=False)
@@ -126,10 +127,10 @@ class TournamentForm(ClockForm):
 
 
 class PlayerForm(forms.Form):
-    name = forms.CharField(max_length=120)
-    club = forms.CharField(max_length=120, required=False)
-    federation = forms.CharField(max_length=60, required=False)
-    federation_id = forms.CharField(max_length=40, required=False)
+    name = forms.CharField(max_length=120, validators=[no_control_characters])
+    club = forms.CharField(max_length=120, required=False, validators=[no_control_characters])
+    federation = forms.CharField(max_length=60, required=False, validators=[no_control_characters])
+    federation_id = forms.CharField(max_length=40, required=False, validators=[no_control_characters])
     rating = forms.IntegerField(required=False, min_value=RATING_MIN, max_value=RATING_MAX)
 
 

@@ -440,9 +440,15 @@ def read_file(path: str | Path, *, keep_variations: bool = False) -> list[PDNGam
 # --- writer ---------------------------------------------------------------------------------
 
 
+#: Control characters (C0, DEL, C1) and Unicode's line and paragraph separators: never written.
+_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
 def _escape(value: str) -> str:
-    """Returns a tag value with its backslashes and quotes escaped."""
-    return value.replace("\\", "\\\\").replace('"', '\\"')
+    """Returns a tag value as PDN (PGN's string token) writes it: a backslash and a quote each escaped with a
+    backslash, and each control character (a line break, a tab, NUL...) written as a space, since the
+    standard allows none in a string and a line break would end the tag (an injection of tags)."""
+    return _CONTROLS.sub(" ", value).replace("\\", "\\\\").replace('"', '\\"')
 
 
 class _Wrapper:
@@ -480,9 +486,14 @@ class _Wrapper:
         return "\n".join([*self.lines, self.current] if self.current else self.lines)
 
 
+#: The control characters a comment may not hold: all but the line break and the tab (a comment may span lines).
+_COMMENT_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
+
+
 def _comment_token(comment: str) -> str:
-    """Returns a comment in braces (a ``}`` in it cannot be written and becomes ``)``)."""
-    return "{" + comment.replace("}", ")") + "}"
+    """Returns a comment in braces (a ``}`` in it cannot be written and becomes ``)``; a control character
+    other than a line break or a tab becomes a space)."""
+    return "{" + _COMMENT_CONTROLS.sub(" ", comment).replace("}", ")") + "}"
 
 
 def _write_moves(wrapper: _Wrapper, moves: list[PDNMove], first_number: int, second: bool = False) -> None:

@@ -188,3 +188,35 @@ def test_the_migration_turns_plain_drf_keys_into_digests_and_empties_the_old_tab
     with connection.cursor() as cursor:
         cursor.execute("SELECT count(*) FROM authtoken_token")
         assert cursor.fetchone()[0] == 0
+
+
+def test_a_token_cannot_make_a_token_that_would_outlive_it(referee, api_client):
+    key = token_issue(user=referee, days=1)
+    response = api_client.post("/api/v1/me/tokens/", {"name": "renewed", "days": 365}, format="json",
+                               HTTP_AUTHORIZATION=f"Token {key}")
+    assert response.status_code == 403
+    error = response.json()["error"]
+    assert error["code"] == "permission_denied" and "A token cannot make a token" in error["message"]
+    (only,) = ApiToken.objects.filter(user=referee)
+    assert only.expires - only.created <= timedelta(days=1)
+    # a short-lived one is refused too: a token makes none, so none survives its revocation
+    response = api_client.post("/api/v1/me/tokens/", {"name": "child", "days": 1}, format="json",
+                               HTTP_AUTHORIZATION=f"Token {key}")
+    assert response.status_code == 403 and ApiToken.objects.filter(user=referee).count() == 1
+    # the token still lists its owner's tokens and revokes itself
+    listed = api_client.get("/api/v1/me/tokens/", HTTP_AUTHORIZATION=f"Token {key}")
+    assert [t["id"] for t in listed.json()] == [only.pk]
+    assert api_client.delete(f"/api/v1/me/tokens/{only.pk}/", HTTP_AUTHORIZATION=f"Token {key}").status_code == 204
+
+
+def test_a_session_signed_in_with_the_password_makes_a_token(referee):
+    from rest_framework.test import APIClient
+
+    client = APIClient(enforce_csrf_checks=True)
+    page = client.get("/accounts/login/")
+    client.post("/accounts/login/", {"username": "ref", "password": PASSWORD,
+                                     "csrfmiddlewaretoken": page.cookies["csrftoken"].value})
+    response = client.post("/api/v1/me/tokens/", {"name": "laptop", "days": 365}, format="json",
+                           HTTP_X_CSRFTOKEN=client.cookies["csrftoken"].value)
+    assert response.status_code == 201, response.content
+    assert _me(APIClient(), response.json()["key"]).json()["username"] == "ref"

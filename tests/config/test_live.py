@@ -142,6 +142,40 @@ def test_bad_resume_points_and_unknown_games_are_refused_in_the_error_shape(staf
     assert json.loads(missing.response.read())["error"]["code"] == "not_found"
 
 
+def test_ids_no_column_holds_are_refused_in_the_error_shape_not_a_server_error(staff, tmp_path):
+    from tests.conftest import worker_env
+    from tests.support.live import EventStream, WebProcess
+
+    log_path = tmp_path / "web.log"
+    server = WebProcess(env=worker_env(), log_path=log_path).start()
+    try:
+        game = new_game(staff)
+        answers = {}
+        for path in ("/live/games/%C2%B2",  # a superscript two: str.isdigit() says yes, int() says no
+                     "/live/games/%D9%A3",  # an Arabic-Indic three: int() takes it
+                     "/live/games/" + "9" * 5000, "/live/tournaments/" + "9" * 19,
+                     f"/live/games?ids={game.pk},99999999999999999999999", f"/live/games?ids={game.pk},%C2%B2",
+                     f"/live/games/{game.pk}?since=99999999999999999999",
+                     f"/live/games?ids={game.pk}&since=99999999999999999999.1",
+                     "/live/tournaments/1?since=t.99999999999999999999"):
+            stream = EventStream(server.port, path)
+            answers[path[:60]] = (stream.status, json.loads(stream.response.read())["error"]["code"])
+            stream.close()
+        assert answers == {
+            "/live/games/%C2%B2": (404, "not_found"), "/live/games/%D9%A3": (404, "not_found"),
+            "/live/games/" + "9" * 48: (404, "not_found"), "/live/tournaments/" + "9" * 19: (404, "not_found"),
+            f"/live/games?ids={game.pk},99999999999999999999999": (400, "validation_error"),
+            f"/live/games?ids={game.pk},%C2%B2": (400, "validation_error"),
+            f"/live/games/{game.pk}?since=99999999999999999999": (400, "validation_error"),
+            f"/live/games?ids={game.pk}&since=99999999999999999999.1": (400, "validation_error"),
+            "/live/tournaments/1?since=t.99999999999999999999": (400, "validation_error"),
+        }
+    finally:
+        server.stop()
+    log = log_path.read_text()
+    assert "Traceback" not in log and "Exception in ASGI application" not in log, log[-4000:]
+
+
 def test_a_loss_by_delay_from_the_worker_reaches_the_clients_of_both(staff, web_processes, clock_workers):
     from arbitration.services import ruling_issue
     from tests.support.live import EventStream

@@ -103,6 +103,9 @@ def test_constraints_checked_by_code_are_stated_in_the_schema(schema, settings, 
     assert components["TournamentCreate"]["properties"]["games_per_match"]["multipleOf"] == 2
     name = components["Player"]["properties"]["name"]["pattern"]
     assert re.search(name, "Agnes") and not re.search(name, "   ")
+    assert not re.search(name, 'Mallory\n[Result "1-0"]') and not re.search(name, "Tab\tby")  # core.text
+    venue = components["TournamentCreate"]["properties"]["venue"]["pattern"]
+    assert re.search(venue, "") and not re.search(venue, "Hall\r\n")
     api = client_as(director)
     # what the schema refuses, the server refuses; what it allows at the bound, the server takes
     assert api.post("/api/v1/me/tokens/", {"name": "t", "days": days["maximum"] + 1}, format="json").status_code == 400

@@ -150,3 +150,42 @@ def test_bodies_announced_with_expect_chunked_or_stopping_short_get_clear_answer
     answer = raw_exchange(port, head + f"Content-Length: {len(short) + 50}\r\n\r\n".encode(), short)
     assert answer == [b""]
     assert not Player.objects.filter(name="Never Whole").exists()
+
+
+def chunked_exchange(port: int, head: bytes, parts: int, part: bytes) -> bytes:
+    """Sends a chunked body of ``parts`` parts as a client does (each part as it comes); returns the whole answer.
+
+    A broken pipe or a reset while sending or reading fails: the client must get the server's answer.
+    """
+    with socket.create_connection(("127.0.0.1", port), timeout=20) as sock:
+        sock.sendall(head + b"Transfer-Encoding: chunked\r\n\r\n")
+        for number in range(parts):
+            sock.sendall(f"{len(part):x}\r\n".encode() + part + b"\r\n")
+            if number < 3:
+                time.sleep(0.5)  # a client streaming its form: the server must wait for the rest
+        sock.sendall(b"0\r\n\r\n")
+        received = b""
+        while b"\r\n\r\n" not in received or not received.rstrip().endswith((b"}", b".")):
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            received += chunk
+    return received
+
+
+def test_a_chunked_body_is_read_to_its_end_before_the_411_so_the_client_gets_the_answer(web_server):
+    from accounts.roles import Role
+    from accounts.services import token_issue, user_create_with_role
+
+    port, _process, log_path = web_server
+    token = token_issue(user=user_create_with_role(username="web-director3", password="x-web-password-3",
+                                                   role=Role.DIRECTOR))
+    form = b"name=" + b"x" * 8000 + b"&"
+    api = (f"POST /api/v1/players/ HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Token {token}\r\n"
+           "Content-Type: application/x-www-form-urlencoded\r\n").encode()
+    answer = chunked_exchange(port, api, 100, form)  # 800 kB, sent as a client streams a form
+    assert answer.startswith(b"HTTP/1.1 411") and b'"code": "length_required"' in answer
+    page = b"POST /accounts/login/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+    answer = chunked_exchange(port, page, 300, b"username=a&password=" + b"x" * 8000)  # 2.4 MB, under the limit
+    assert answer.startswith(b"HTTP/1.1 411") and b"chunked transfer encoding is not accepted" in answer
+    assert "Traceback" not in log_path.read_text()

@@ -32,11 +32,16 @@ class WebProcess:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
+    def command(self) -> list[str]:
+        """The command line, as the Procfiles': uvicorn rewrites no client address from proxy headers
+        (the application reads them behind the TLS proxy only, ``DJANGO_BEHIND_TLS_PROXY``)."""
+        return [sys.executable, "-m", "uvicorn", "config.asgi:application", "--no-proxy-headers", "--host",
+                "127.0.0.1", "--port", str(self.port), "--no-access-log", "--workers", str(self.processes)]
+
     def start(self, timeout: float = 30.0) -> WebProcess:
         log = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
-             "--port", str(self.port), "--no-access-log", "--workers", str(self.processes)],
+            self.command(),
             cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
         )
         deadline = time.monotonic() + timeout

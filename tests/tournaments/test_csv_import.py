@@ -83,3 +83,18 @@ def test_the_api_imports_for_a_director_only(make_user):
         "row": {"name": "", "club": "Nowhere", "federation": "ENG", "federation_id": "E-8", "rating": "1500"}}
     error = client.post("/api/v1/players/import/", {"csv": "x\n1\n"}, format="json").json()["error"]
     assert error["code"] == "validation_error" and "csv" in error["details"]["fields"]
+
+
+def test_a_field_over_the_csv_modules_limit_is_refused_whole_with_its_line_not_a_server_error(make_user):
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    client.force_authenticate(make_user("td", "director"))
+    text = "name,club\nAgnes Calder,Edinburgh DC\n" + "B" * 200_000 + ",Leeds\n"
+    response = client.post("/api/v1/players/import/", {"csv": text}, format="json")
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["code"] == "validation_error" and "Line 3 cannot be read as CSV" in error["details"]["fields"]["csv"][0]
+    assert not Player.objects.exists()  # refused whole: the line before it is not imported either
+    with pytest.raises(CSVFormatError, match="Line 1 cannot be read"):
+        players_import("n" * 200_000 + "ame,club\n")

@@ -12,6 +12,7 @@ from django.utils.text import slugify
 from accounts.roles import Role, is_director, user_roles
 from arbitration.services import game_referee_remove
 from arbitration.timecontrol import ClockControl, ClockControlError
+from core.text import control_characters_message
 from games.models import Game, ProgressRule, RuleSet
 from players.models import Player, PlayerLog, player_name_key
 from tournaments.models import Entry, Round, Tournament, TournamentLog
@@ -479,6 +480,7 @@ def player_create(*, acting_user: Any, name: str, club: str = "", federation: st
     name = (name or "").strip()
     if not name:
         raise InvalidInput.field("name", "A player needs a name.")
+    _player_texts_checked({"name": name, "club": club, "federation": federation, "federation_id": federation_id})
     if federation_id and Player.objects.filter(federation=federation, federation_id=federation_id).exists():
         raise InvalidInput.field("federation_id", f"{federation} {federation_id} is already registered.")
     if not federation_id.strip():
@@ -525,6 +527,15 @@ def _check_user_free(user: Any, player: Player | None) -> None:
         raise InvalidInput.field("user", f"{user.username} is already linked to {other.name}.")
 
 
+def _player_texts_checked(values: dict[str, Any]) -> None:
+    """Refuses a player's name, club or federation holding a control character (``core.text``): every
+    path that registers or changes a player (the API, the pages, the admin) comes through here."""
+    for field in ("name", "club", "federation", "federation_id"):
+        message = control_characters_message(values.get(field) or "")
+        if message:
+            raise InvalidInput.field(field, message)
+
+
 PLAYER_FIELDS = ("name", "club", "federation", "federation_id", "rating", "user")
 
 
@@ -548,6 +559,7 @@ def player_update(*, acting_user: Any, player: Player, **changes: Any) -> Player
             changes[name] = (changes[name] or "").strip()
     if "name" in changes and not changes["name"]:
         raise InvalidInput.field("name", "A player needs a name.")
+    _player_texts_checked(changes)
     federation = changes.get("federation", player.federation)
     federation_id = changes.get("federation_id", player.federation_id)
     if federation_id and Player.objects.filter(federation=federation, federation_id=federation_id).exclude(

@@ -142,14 +142,15 @@ def played_games(draw: st.DrawFn) -> PDNGame:
         if not legal:
             break
         move = draw(st.sampled_from(legal))
-        comment = draw(st.none() | st.text(
-            st.characters(blacklist_characters="{}\r", blacklist_categories=("Cs",)), max_size=30
+        comment = draw(st.none() | st.text(  # a comment may span lines: line breaks and tabs, no other control
+            st.characters(blacklist_characters="{}\r", blacklist_categories=("Cs", "Cc", "Zl", "Zp"))
+            | st.sampled_from("\n\t"), max_size=30
         ).map(str.strip).filter(bool))
         nags = draw(st.lists(st.integers(1, 20), max_size=2))
         moves.append(PDNMove(move.pdn(), comment=comment, nags=nags))
         position = position.play(move)
     result = draw(st.sampled_from(["1-0", "0-1", "1/2-1/2", "*"]))
-    tag_value = st.text(st.characters(blacklist_categories=("Cs", "Cc")), max_size=20)
+    tag_value = st.text(st.characters(blacklist_categories=("Cs", "Cc", "Zl", "Zp")), max_size=20)
     tags = {"Event": draw(tag_value), "Black": draw(tag_value), "White": draw(tag_value), "Result": result}
     return PDNGame(tags=tags, moves=moves, result=result)
 
