@@ -313,7 +313,7 @@ def kept_head_check(outcome: Verification, kept: str, *, hash_at: Any, hash_exis
     seq_text, _, hash_text = kept.strip().rpartition(":")
     hash_text = hash_text.lower()
     if seq_text:
-        if not seq_text.isdigit():
+        if not (seq_text.isascii() and seq_text.isdigit()):
             return Verification(False, outcome.entries, None, f"the head {kept!r} is not SEQ:HASH")
         seq = int(seq_text)
         found = hash_at(seq)
