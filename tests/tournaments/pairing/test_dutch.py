@@ -155,3 +155,15 @@ def test_a_prohibited_pairing_is_never_made():
     pairs = pair_round(round_of(prohibited))
     assert all({p.white, p.black} != {a, b} for p in pairs)
     assert len(pairs) == len(first)
+
+
+def test_a_bye_requested_for_the_round_takes_the_player_out_of_it():
+    t = read_trf(str(DATA / "t0032.trf"))
+    initial = infer_initial_colour(t)
+    text = write_trf(replace(t.cut(2), rounds_total=6, initial_colour=initial)).rstrip("\r")
+    everyone = {n for p in pair_round(round_of(parse_trf(text))) for n in (p.white, p.black) if n}
+    assert 1 in everyone
+    requested = parse_trf(text + "\r240 H   3    1\r")
+    pairs = pair_round(round_of(requested))
+    assert all(1 not in (p.white, p.black) for p in pairs)
+    assert {n for p in pairs for n in (p.white, p.black) if n} == everyone - {1}
