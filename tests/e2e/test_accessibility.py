@@ -302,7 +302,7 @@ def console_states(walk: Walk, game) -> None:  # noqa: ANN001
     walk.check(page, "console-outbox-waiting")
     page.unroute(moves)
     expect(item).to_have_attribute("data-status", "refused")
-    expect(page.get_by_test_id("outbox-reason")).to_contain_text("is not legal")
+    expect(page.get_by_test_id("outbox-reason")).to_contain_text("1-2")
     walk.check(page, "console-outbox-refused")
     page.get_by_test_id("outbox-send").click()  # dismissed
     expect(page.get_by_test_id("outbox")).to_be_hidden()
