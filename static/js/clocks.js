@@ -43,7 +43,7 @@ export function formatClock(seconds) {
   return hours ? hours + ":" + pad(minutes) + ":" + pad(secs) : minutes + ":" + pad(secs);
 }
 
-/* Formats an allotment: "45 s", "5:00", "1:00:00". */
+/* Formats an allotment as people say it: "45 s", "5 min", "1 min 30 s", "90 min". */
 function formatAllotment(seconds) {
   if (typeof seconds !== "number" || !isFinite(seconds)) {
     return "—";
@@ -51,7 +51,9 @@ function formatAllotment(seconds) {
   if (seconds < 60) {
     return (Math.round(seconds * 10) / 10) + " s";
   }
-  return formatClock(seconds);
+  var minutes = Math.floor(seconds / 60);
+  var rest = Math.round(seconds - minutes * 60);
+  return minutes + " min" + (rest ? " " + rest + " s" : "");
 }
 
 function describeControl(control, moves) {

@@ -10,7 +10,7 @@ player and a director meet in it (``walk_states``):
   once, a move waiting to send in the outbox (its POST to ``moves/`` aborted) and then refused on
   arrival;
 - a player: checked in for the next round on the tournament's page, the appeal form refused (an
-  empty statement), the result's confirmation refused (a finished tournament) and accepted;
+  empty statement), a game whose appeals are closed (a finished tournament: no confirm or appeal asked);
 - the director: a player marked absent at check-in, the next round's preview (paired, not
   published), its edit refused (no reason), the new player's form refused, a game's scoresheet
   and a round's pasted scoresheets refused at a wrong move (its number and the legal moves), the
@@ -302,7 +302,7 @@ def console_states(walk: Walk, game) -> None:  # noqa: ANN001
     walk.check(page, "console-outbox-waiting")
     page.unroute(moves)
     expect(item).to_have_attribute("data-status", "refused")
-    expect(page.get_by_test_id("outbox-reason")).to_contain_text("is not legal")
+    expect(page.get_by_test_id("outbox-reason")).to_contain_text("1-2")
     walk.check(page, "console-outbox-refused")
     page.get_by_test_id("outbox-send").click()  # dismissed
     expect(page.get_by_test_id("outbox")).to_be_hidden()
@@ -310,8 +310,8 @@ def console_states(walk: Walk, game) -> None:  # noqa: ANN001
 
 
 def player_states(walk: Walk, slug: str, *, finished, swiss) -> None:  # noqa: ANN001
-    """A player: checked in for the next round, an appeal refused (no statement), a confirmation refused
-    (a finished tournament's game) and one accepted."""
+    """A player: checked in for the next round, an appeal refused (no statement), a game whose appeals are
+    closed (a finished tournament's, and round 1's once round 2 is published): no confirm or appeal asked."""
     page = walk.page("player1")
     page.goto(f"/tournaments/{slug}/")
     page.get_by_test_id("i-am-here").click()
@@ -324,14 +324,14 @@ def player_states(walk: Walk, slug: str, *, finished, swiss) -> None:  # noqa: A
     expect(page.get_by_test_id("appeal-error")).to_be_visible()
     walk.check(page, "appeal-refused")
 
+    # Confirm or appeal is asked only while an appeal may be filed: not on a finished tournament's game, nor on
+    # round 1's once round 2 is published.
     page.goto(f"/games/{swiss.pk}")
-    page.get_by_test_id("confirm-result").click()
-    expect(page.locator("ul.messages li.error")).to_contain_text("tournament is finished")
-    walk.check(page, "game-confirm-refused")
+    expect(page.get_by_test_id("appeals-closed")).to_contain_text("the tournament is finished")
+    expect(page.get_by_test_id("confirm-result")).to_have_count(0)
+    walk.check(page, "game-appeals-closed")
     page.goto(f"/games/{finished.pk}")
-    page.get_by_test_id("confirm-result").click()
-    expect(page.locator("ul.messages")).to_contain_text("You confirmed the result")
-    walk.check(page, "game-confirmed")
+    expect(page.get_by_test_id("appeals-closed")).to_contain_text("appeals on round 1 are closed")
     page.close()
 
 
