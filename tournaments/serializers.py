@@ -7,7 +7,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from rest_framework import serializers
 
-from accounts.privacy import data_hidden, name_hidden, names_hidden, names_shown_to
+from accounts.privacy import entry_hidden, names_hidden, names_shown_to
 from accounts.roles import is_director
 from core.limits import (
     MAX_ID,
@@ -540,8 +540,7 @@ class TournamentLogSerializer(serializers.ModelSerializer):
     def to_representation(self, instance: TournamentLog) -> dict:
         data = super().to_representation(instance)
         if _names_hidden_in(self.context):
-            data["actor"] = name_hidden(data["actor"])
-            data["data"] = data_hidden(data["data"])
+            data = entry_hidden(data, note_key="reason")
         return data
 
 

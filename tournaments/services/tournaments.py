@@ -270,11 +270,12 @@ def tournament_referees_set(*, acting_user: Any, tournament: Tournament, referee
         left_without = []
         for game_id in games:
             if not game_referee_remove(acting_user=acting_user, game_id=game_id, referee=referee,
-                                       reason=f"{referee.username} is no longer a referee of the tournament."):
+                                       reason="A referee of this game is no longer a referee of the tournament."):
                 left_without.append(game_id)
         if games:
             log_write(tournament=tournament, kind=TournamentLog.Kind.REFEREE_REMOVED, actor=acting_user,
-                      data={"referee": referee.username, "games": games, "need_referee": left_without})
+                      data={"referee": referee.username, "referee_id": referee.pk, "games": games,
+                            "need_referee": left_without})
         needing += left_without
     tournament.games_needing_referee = sorted(set(needing) | set(
         Game.objects.filter(round__tournament=tournament, referees__isnull=True)
