@@ -103,9 +103,21 @@ def is_game_director(game: Game, user: Any) -> bool:
     return authority(game, user).is_director
 
 
+def plays_in(game: Game, user: Any) -> bool:
+    """Tells whether the user's account is linked to one of the game's players now (from the locked row)."""
+    return _signed_in(user) and user.pk in (game.black.user_id, game.white.user_id)
+
+
 def is_assigned_referee(game: Game, user: Any) -> bool:
-    """Tells whether the user is a referee assigned to the game and, in a tournament, one of its referees now."""
+    """Tells whether the user is a referee assigned to the game and, in a tournament, one of its referees now.
+
+    Decided at each write: a referee whose account was linked to one of the game's players after
+    he was assigned is no longer its referee (he would judge himself), though the assignment
+    stays on the record for the director to replace.
+    """
     if not _signed_in(user) or not any(pk == user.pk for pk, _ in game_referees(game)):
+        return False
+    if plays_in(game, user):
         return False
     return game.round_id is None or authority(game, user).is_referee
 

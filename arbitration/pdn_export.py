@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from accounts.privacy import note_hidden
 from arbitration.log import head_text
 from arbitration.models import LogEntry
 from arbitration.selectors import game_opening
@@ -40,7 +41,7 @@ def _comments_on_the_line(entries: list[tuple]) -> dict[int, list[str]]:
     placed: list[tuple[int, str]] = []
     put_back_to: int | None = None  # the lowest ply play was put back to after the entry
     for ply, kind, side, law, note, data in reversed(entries):
-        text = _ruling_text(kind, side, law, note, data)
+        text = _ruling_text(kind, side, law, note_hidden(note, data, kind), data)  # the export is public
         at = ply if put_back_to is None else min(ply, put_back_to)
         if at < ply:
             text = f"{text} (at ply {ply}, on a line since put back)"

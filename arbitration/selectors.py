@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from accounts.privacy import data_hidden, name_hidden, names_hidden
+from accounts.privacy import data_hidden, entry_hidden, name_hidden, names_hidden
 from arbitration.access import can_write
 from arbitration.clocks import clock_of, clock_view, db_now
 from arbitration.confirmations import result_confirmations
@@ -178,8 +178,8 @@ def state_without_names(state: dict[str, Any]) -> dict[str, Any]:
 
 
 def log_without_names(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The game log as the public sees it: no usernames, in ``actor`` or in ``data``."""
-    return [{**entry, "actor": name_hidden(entry["actor"]), "data": data_hidden(entry["data"])} for entry in entries]
+    """The game log as the public sees it: no usernames, in ``actor``, ``data`` or ``note``."""
+    return [entry_hidden(entry) for entry in entries]
 
 
 # --- move numbers ------------------------------------------------------------------------------

@@ -21,6 +21,8 @@ from arbitration.api import (
 from tournaments.api import (
     CrosstableCSVView,
     EntryDetailView,
+    PlayerClaimDecisionView,
+    PlayerClaimWithdrawView,
     PlayerRecordView,
     PlayerViewSet,
     RoundDetailView,
@@ -60,6 +62,8 @@ urlpatterns = [
     path("games/<id:pk>/log/verify/", GameLogVerifySlashView.as_view()),
     path("games/<id:pk>/pdn", GamePDNView.as_view(), name="game-pdn"),
     path("games/<id:pk>/pdn/", GamePDNSlashView.as_view()),
+    path("player-claims/<id:claim>/decision", PlayerClaimDecisionView.as_view(), name="player-claim-decision"),
+    path("player-claims/<id:claim>/withdraw", PlayerClaimWithdrawView.as_view(), name="player-claim-withdraw"),
     path("tournaments/<slug:slug>/entries/<id:player>/", EntryDetailView.as_view(), name="tournament-entry"),
     path("tournaments/<slug:slug>/rounds/<id:number>/", RoundDetailView.as_view(), name="tournament-round"),
     path("tournaments/<slug:slug>/rounds/<id:number>/pairings/", RoundPairingsView.as_view(),

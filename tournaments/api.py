@@ -8,6 +8,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
+from rest_framework.exceptions import NotAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -28,11 +29,15 @@ from tournaments.serializers import (
     EntryWithdrawSerializer,
     ForfeitSerializer,
     PairingsEditSerializer,
+    PlayerClaimCreateSerializer,
+    PlayerClaimDecisionSerializer,
+    PlayerClaimSerializer,
     PlayerLogSerializer,
     PlayerRecordSerializer,
     PlayerSerializer,
     PlayersImportReportSerializer,
     PlayersImportSerializer,
+    PlayerUnlinkSerializer,
     PresenceMarkSerializer,
     PresenceSerializer,
     RatingHistorySerializer,
@@ -80,7 +85,9 @@ class PlayerViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     def perform_create(self, serializer: PlayerSerializer) -> None:
         serializer.instance = services.player_create(acting_user=self.request.user, **serializer.validated_data)
 
-    @extend_schema(summary="Change a player (director), e.g. link his user account: {\"user\": username}",
+    @extend_schema(summary="Change a player (his keeper: the director who registered him, while no other director's "
+                           "tournament holds him, or an administrator); only an administrator links or unlinks his "
+                           "account ({\"user\": username or null})",
                    request=PlayerSerializer, responses={200: PlayerSerializer, **_errors(400, 401, 403, 404)})
     def partial_update(self, request: Request, pk: str | None = None) -> Response:
         player = self.get_object()
@@ -90,16 +97,55 @@ class PlayerViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         return Response(PlayerSerializer(player, context={"request": request}).data)
 
     @extend_schema(summary="The registry's log of the player: who registered or changed him, each field before and "
-                           "after (his tournaments' directors, an administrator, or the player himself)",
+                           "after, each claim, link and unlink of his account (his keepers, or the player himself)",
                    responses={200: PlayerLogSerializer(many=True), **_errors(401, 403, 404)})
     @action(detail=True, methods=["get"], pagination_class=None)
     def log(self, request: Request, pk: str | None = None) -> Response:
         player = self.get_object()
         if not (services.may_edit_player(player, request.user)
                 or (request.user.is_authenticated and player.user_id == request.user.pk)):
-            raise services.NotDirector("Only a director of a tournament this player is entered in, an administrator "
-                                       "or the player himself may read his registry log.")
-        return Response(PlayerLogSerializer(player.log.select_related("actor").order_by("id"), many=True).data)
+            raise services.NotDirector("Only a keeper of this player (the director who registered him, while no "
+                                       "other director's tournament holds him, or an administrator) or the player "
+                                       "himself may read his registry log.")
+        return Response(PlayerLogSerializer(player.log.select_related("actor", "account").order_by("id"),
+                                            many=True).data)
+
+    @extend_schema(summary="Claim this player as yourself (any signed-in user): a keeper of the player (the director "
+                           "who registered him, while no other director's tournament holds him, or an administrator) "
+                           "approves or refuses the claim",
+                   request=PlayerClaimCreateSerializer,
+                   responses={201: PlayerClaimSerializer, **_errors(400, 401, 404), 409: OpenApiResponse(
+                       ErrorBodySerializer, description="claim_conflict: the player is linked already, your account "
+                                                        "plays as another player, or a claim of yours is waiting")})
+    @action(detail=True, methods=["post"], pagination_class=None, permission_classes=[ReadOrSignedIn])
+    def claim(self, request: Request, pk: str | None = None) -> Response:
+        player = self.get_object()
+        serializer = PlayerClaimCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        claim = services.player_claim(acting_user=request.user, player=player, **serializer.validated_data)
+        return Response(PlayerClaimSerializer(claim).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(summary="The claims on the player, newest first: all of them to his keepers, your own to you",
+                   responses={200: PlayerClaimSerializer(many=True), **_errors(401, 404)})
+    @action(detail=True, methods=["get"], pagination_class=None, permission_classes=[ReadOrSignedIn])
+    def claims(self, request: Request, pk: str | None = None) -> Response:
+        player = self.get_object()
+        if not request.user.is_authenticated:
+            raise NotAuthenticated()
+        return Response(PlayerClaimSerializer(services.claims_visible_to(player, request.user), many=True).data)
+
+    @extend_schema(summary="Unlink the player's account (the player himself, or an administrator); on the registry's "
+                           "record",
+                   request=PlayerUnlinkSerializer,
+                   responses={200: PlayerSerializer, **_errors(400, 401, 403, 404),
+                              409: OpenApiResponse(ErrorBodySerializer, description="claim_conflict: none linked")})
+    @action(detail=True, methods=["post"], pagination_class=None, permission_classes=[ReadOrSignedIn])
+    def unlink(self, request: Request, pk: str | None = None) -> Response:
+        player = self.get_object()
+        serializer = PlayerUnlinkSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        player = services.player_unlink(acting_user=request.user, player=player, **serializer.validated_data)
+        return Response(PlayerSerializer(player, context={"request": request}).data)
 
     @extend_schema(summary="The player's rating history, oldest first", responses={200: RatingHistorySerializer(many=True)})
     @action(detail=True, methods=["get"], pagination_class=None)
@@ -115,10 +161,46 @@ class PlayerViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         serializer = PlayersImportSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         try:
-            report = players_import(serializer.validated_data["csv"], dry_run=serializer.validated_data["dry_run"])
+            report = players_import(serializer.validated_data["csv"], dry_run=serializer.validated_data["dry_run"],
+                                     acting_user=request.user)
         except CSVFormatError as error:
             raise services.InvalidInput.field("csv", str(error)) from error
         return Response(report.as_dict())
+
+
+class PlayerClaimDecisionView(APIView):
+    """A keeper of the player approves a claim (the account is linked) or refuses it."""
+
+    permission_classes = [ReadOrSignedIn]
+
+    @extend_schema(summary="Approve or refuse a claim on a player (his keeper: the director who registered him, while "
+                           "no other director's tournament holds him, or an administrator; never the claimant)",
+                   request=PlayerClaimDecisionSerializer,
+                   responses={200: PlayerClaimSerializer, **_errors(400, 401, 403),
+                              404: OpenApiResponse(ErrorBodySerializer, description="claim_not_found"),
+                              409: OpenApiResponse(ErrorBodySerializer, description="claim_conflict: decided "
+                                                   "already, or the player or the account is linked already")})
+    def post(self, request: Request, claim: int) -> Response:
+        serializer = PlayerClaimDecisionSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        decided = services.player_claim_decide(acting_user=request.user, claim=claim,
+                                               approve=serializer.validated_data["decision"] == "approve",
+                                               reason=serializer.validated_data["reason"])
+        return Response(PlayerClaimSerializer(decided).data)
+
+
+class PlayerClaimWithdrawView(APIView):
+    """The claimant withdraws his claim while it waits."""
+
+    permission_classes = [ReadOrSignedIn]
+
+    @extend_schema(summary="Withdraw your claim while it waits", request=None,
+                   responses={200: PlayerClaimSerializer, **_errors(401, 403),
+                              404: OpenApiResponse(ErrorBodySerializer, description="claim_not_found"),
+                              409: OpenApiResponse(ErrorBodySerializer, description="claim_conflict: decided already")})
+    def post(self, request: Request, claim: int) -> Response:
+        return Response(PlayerClaimSerializer(services.player_claim_withdraw(acting_user=request.user,
+                                                                             claim=claim)).data)
 
 
 def _tournament(slug: str) -> Tournament:

@@ -17,7 +17,7 @@ from typing import Any
 from django.db import transaction
 
 from core.text import control_characters, control_characters_message
-from players.models import RATING_MAX, RATING_MIN, Player, player_name_key
+from players.models import RATING_MAX, RATING_MIN, Player, PlayerLog, player_name_key
 
 COLUMNS = ("name", "club", "federation", "federation_id", "rating")
 
@@ -65,8 +65,12 @@ def _rows(reader: csv.DictReader) -> Iterator[dict[str | None, Any]]:
         yield row
 
 
-def players_import(text: str, *, dry_run: bool = False) -> ImportReport:
+def players_import(text: str, *, dry_run: bool = False, acting_user: Any = None) -> ImportReport:
     """Imports players from CSV text; returns what was created and which lines were refused, and why.
+
+    Each player created is on the registry's record (``PlayerLog``, ``created``) with the
+    importing user as his registrar (the command line imports without one: an administrator
+    then keeps those players).
 
     A duplicate is a row whose federation and federation id are already registered or appear
     earlier in the file, or, without a federation id, whose name and club do.
@@ -145,6 +149,11 @@ def players_import(text: str, *, dry_run: bool = False) -> ImportReport:
     if not dry_run and accepted:
         with transaction.atomic():
             report.created = Player.objects.bulk_create(accepted)
+            PlayerLog.objects.bulk_create([PlayerLog(
+                player=player, kind=PlayerLog.Kind.CREATED, actor=acting_user,
+                as_administrator=bool(acting_user is not None and acting_user.is_superuser),
+                changes={name: {"before": None, "after": getattr(player, name)} for name in COLUMNS
+                         if getattr(player, name) not in (None, "")}) for player in report.created])
     else:
         report.created = accepted
     return report

@@ -38,6 +38,8 @@ from games.rules.pdn import read_file, replay
 from tournaments.models import MatchGame, Round, Tournament
 from tournaments.services import (
     entries_add,
+    player_claim,
+    player_claim_decide,
     player_create,
     round_pair,
     round_publish,
@@ -216,8 +218,13 @@ def demo_seed() -> list[Login]:
     players = []
     for number, (name, club, federation) in enumerate(DEMO_PLAYERS, start=1):
         user = account(f"player{number}", Role.PLAYER)
-        players.append(player_create(acting_user=director, name=name, club=club, federation=federation,
-                                     rating=1500 + 40 * (8 - number), user=user))
+        player = player_create(acting_user=director, name=name, club=club, federation=federation,
+                               rating=1500 + 40 * (8 - number))
+        # each player claims his record from his account, and the director who registered him approves it
+        claim = player_claim(acting_user=user, player=player, statement=f"I play for {club}.")
+        player_claim_decide(acting_user=director, claim=claim, approve=True)
+        player.refresh_from_db()
+        players.append(player)
     taken: set[str] = set()
     _swiss_seed(director, players, taken)
     _championship_seed(director, players, taken)

@@ -447,10 +447,25 @@ def games_needing_referee(tournament: Tournament) -> list[Game]:
                 .exclude(status=Game.Status.FINISHED).select_related("black", "white").order_by("id"))
 
 
+ACCOUNT_KINDS = (PlayerLog.Kind.CLAIMED, PlayerLog.Kind.CLAIM_REFUSED, PlayerLog.Kind.CLAIM_WITHDRAWN,
+                 PlayerLog.Kind.LINKED, PlayerLog.Kind.UNLINKED)
+
+
 def account_links(user: Any) -> list[PlayerLog]:
-    """Returns the registry's rows that linked the user's account to a player or unlinked it, newest first."""
-    return list(PlayerLog.objects.filter(Q(changes__user__after=user.username) | Q(changes__user__before=user.username))
-                .select_related("player", "actor").order_by("-id"))
+    """Returns the registry's rows about the user's account, newest first: his claims, their decisions, each link
+    and unlink (by account; rows written before accounts were recorded by id, by username)."""
+    return list(PlayerLog.objects.filter(
+        Q(account=user, kind__in=ACCOUNT_KINDS)
+        | Q(account__isnull=True, kind=PlayerLog.Kind.CHANGED, changes__user__after=user.username)
+        | Q(account__isnull=True, kind=PlayerLog.Kind.CHANGED, changes__user__before=user.username))
+        .select_related("player", "actor").order_by("-id"))
+
+
+def player_account_record(player: Player) -> list[PlayerLog]:
+    """Returns the registry's rows about the player's account, newest first: claims, decisions, links, unlinks."""
+    return list(PlayerLog.objects.filter(Q(player=player, kind__in=ACCOUNT_KINDS)
+                                         | Q(player=player, kind=PlayerLog.Kind.CHANGED, changes__has_key="user"))
+                .select_related("actor", "account").order_by("-id"))
 
 
 # --- the ways in: the home page, a player's games, a referee's boards; the printed sheets ---------

@@ -7,7 +7,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from rest_framework import serializers
 
-from accounts.privacy import data_hidden, name_hidden, names_hidden, names_shown_to
+from accounts.privacy import entry_hidden, names_hidden, names_shown_to
 from accounts.roles import is_director
 from core.limits import (
     MAX_ID,
@@ -18,7 +18,7 @@ from core.limits import (
 )
 from core.text import no_control_characters
 from games.models import Game, ProgressRule, RuleSet
-from players.models import RATING_MAX, RATING_MIN, Player, PlayerLog
+from players.models import RATING_MAX, RATING_MIN, Player, PlayerClaim, PlayerLog
 from tournaments.log import round_published_head, tournament_head_text
 from tournaments.models import Round, Tournament, TournamentLog
 from tournaments.scoring import TIEBREAKS
@@ -43,7 +43,8 @@ class UsernameField(serializers.SlugRelatedField):
 class PlayerSerializer(serializers.ModelSerializer):
     user = UsernameField(
         slug_field="username", queryset=get_user_model().objects.all(), required=False, allow_null=True,
-        help_text="The player's user account (username), so that he sees his own games; null: none.",
+        help_text="The player's user account (username), so that he sees his own games; null: none. Shown to "
+                  "directors; set only by an administrator (a player claims his record: POST /players/{id}/claim/).",
     )
     rating_deviation = serializers.FloatField(read_only=True, allow_null=True, help_text="Glicko-2 deviation.")
 
@@ -82,12 +83,47 @@ class PlayerSerializer(serializers.ModelSerializer):
 
 class PlayerLogSerializer(serializers.ModelSerializer):
     actor = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
-    changes = serializers.DictField(help_text='{field: {"before", "after"}}; the linked account by username')
+    account = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True,
+                                           help_text="The account a claim, link or unlink concerns (username).")
+    changes = serializers.DictField(help_text='{field: {"before", "after"}}; the linked account by username, '
+                                              'a claim by its id')
 
     class Meta:
         model = PlayerLog
-        fields = ["kind", "actor", "as_administrator", "changes", "reason", "created_at"]
+        fields = ["kind", "actor", "account", "as_administrator", "changes", "reason", "created_at"]
         read_only_fields = fields
+
+
+class PlayerClaimSerializer(serializers.ModelSerializer):
+    """A claim as its claimant and the player's keepers see it."""
+
+    player = serializers.SerializerMethodField()
+    user = serializers.SlugRelatedField(slug_field="username", read_only=True, help_text="The claimant.")
+    decided_by = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
+
+    class Meta:
+        model = PlayerClaim
+        fields = ["id", "player", "user", "status", "statement", "created_at", "decided_by", "decided_at", "reason"]
+        read_only_fields = fields
+
+    def get_player(self, claim: PlayerClaim) -> dict[str, Any]:
+        return {"id": claim.player_id, "name": claim.player.name}
+
+
+class PlayerClaimCreateSerializer(serializers.Serializer):
+    statement = serializers.CharField(max_length=NOTE_MAX_LENGTH, required=False, allow_blank=True, default="",
+                                      help_text="What shows that you are this player (club, federation id...): "
+                                                "the player's keeper reads it.")
+
+
+class PlayerClaimDecisionSerializer(serializers.Serializer):
+    decision = serializers.ChoiceField(choices=["approve", "refuse"])
+    reason = serializers.CharField(max_length=NOTE_MAX_LENGTH, required=False, allow_blank=True, default="",
+                                   help_text="Why (required to refuse: the claimant reads it).")
+
+
+class PlayerUnlinkSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=NOTE_MAX_LENGTH, required=False, allow_blank=True, default="")
 
 
 class RatingHistorySerializer(serializers.Serializer):
@@ -525,8 +561,7 @@ class TournamentLogSerializer(serializers.ModelSerializer):
     def to_representation(self, instance: TournamentLog) -> dict:
         data = super().to_representation(instance)
         if _names_hidden_in(self.context):
-            data["actor"] = name_hidden(data["actor"])
-            data["data"] = data_hidden(data["data"])
+            data = entry_hidden(data, note_key="reason")
         return data
 
 

@@ -28,7 +28,7 @@ from core.api import AppError, shortened
 from core.limits import MAX_ID, STATEMENT_MAX_LENGTH
 from core.text import no_control_characters
 from games.models import Game, ProgressRule, RuleSet
-from players.models import RATING_MAX, RATING_MIN, Player
+from players.models import RATING_MAX, RATING_MIN, Player, PlayerClaim
 from tournaments import selectors, services
 from tournaments.log import round_published_head, tournament_head_text
 from tournaments.models import Entry, Round, Tournament
@@ -232,14 +232,103 @@ def tournament_player(request: HttpRequest, slug: str, player_id: int) -> HttpRe
 
 @require_GET
 def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
-    """Shows a player's page: his tournaments, rating history and recent games."""
+    """Shows a player's page: his tournaments, rating history and recent games; to a signed-in user, his claim of
+    the record (or the form to make one); to the player and his keepers, the record of his account, and to his
+    keepers the claims to decide."""
     player = get_object_or_404(Player, pk=player_id)
     history = list(selectors.player_rating_history(player))
-    return render(request, "tournaments/player.html", {
+    context: dict[str, Any] = {
         "player": player, "tournaments": selectors.player_tournaments(player),
         "history": history, "recent": selectors.player_games_finished(player, 20),
         "rating_chart": mark_safe(_rating_chart(history)),  # noqa: S308 - escaped by tournaments.svg
-    })
+    }
+    user = request.user
+    if user.is_authenticated:
+        keeper = services.may_edit_player(player, user)
+        claims = services.claims_visible_to(player, user)
+        plays_as = Player.objects.filter(user=user).first()
+        waiting = any(c.user_id == user.pk and c.status == "pending" for c in claims)
+        context.update({
+            "keeper": keeper, "claims": claims, "is_self": player.user_id == user.pk,
+            "may_claim": player.user_id is None and plays_as is None and not waiting
+            and not PlayerClaim.objects.filter(user=user, status=PlayerClaim.Status.PENDING).exists(),
+            "account_record": selectors.player_account_record(player)
+            if keeper or player.user_id == user.pk else [],
+        })
+    return render(request, "tournaments/player.html", context)
+
+
+def _player_act(request: HttpRequest, player_id: int, action: Callable[[Player], str]) -> HttpResponse:
+    """Runs a write on a player's account from his page; a refusal comes back as a message there."""
+    player = get_object_or_404(Player, pk=player_id)
+    try:
+        problem = _posted_problem(request)
+        if problem is not None:
+            raise services.InvalidInput(problem)
+        messages.success(request, action(player))
+    except AppError as error:
+        fields = error.details.get("fields") if isinstance(error.details, dict) else None
+        detail = "; ".join(f"{name}: {' '.join(problems)}" for name, problems in fields.items()) if fields else ""
+        messages.error(request, f"{error.message} {detail}".strip())
+    return redirect(reverse("tournaments:player", kwargs={"player_id": player.pk}) + "#account")
+
+
+def _claim_of(player_id: int, claim_id: int) -> PlayerClaim:
+    claim = PlayerClaim.objects.select_related("player").filter(pk=claim_id, player_id=player_id).first()
+    if claim is None:
+        raise Http404("No such claim on this player.")
+    return claim
+
+
+@login_required
+@require_POST
+def player_claim(request: HttpRequest, player_id: int) -> HttpResponse:
+    def act(player: Player) -> str:
+        services.player_claim(acting_user=request.user, player=player,
+                              statement=request.POST.get("statement", "")[:STATEMENT_MAX_LENGTH])
+        return (f"Your claim of {player.name} is recorded: his keeper (the director who registered him, or a "
+                "federation administrator) approves or refuses it.")
+    return _player_act(request, player_id, act)
+
+
+@login_required
+@require_POST
+def player_claim_decide(request: HttpRequest, player_id: int, claim_id: int) -> HttpResponse:
+    if not services.may_edit_player(_claim_of(player_id, claim_id).player, request.user):
+        raise PermissionDenied("Only the player's keeper or a federation administrator decides a claim on him.")
+
+    def act(player: Player) -> str:
+        claim = services.player_claim_decide(acting_user=request.user, claim=_claim_of(player_id, claim_id),
+                                             approve=request.POST.get("decision") == "approve",
+                                             reason=request.POST.get("reason", "")[:STATEMENT_MAX_LENGTH])
+        return f"Claim {claim.pk} {claim.get_status_display().lower()}."
+    return _player_act(request, player_id, act)
+
+
+@login_required
+@require_POST
+def player_claim_withdraw(request: HttpRequest, player_id: int, claim_id: int) -> HttpResponse:
+    if _claim_of(player_id, claim_id).user_id != request.user.pk:
+        raise PermissionDenied("Only the claimant withdraws his claim.")
+
+    def act(player: Player) -> str:
+        services.player_claim_withdraw(acting_user=request.user, claim=_claim_of(player_id, claim_id))
+        return "Your claim is withdrawn."
+    return _player_act(request, player_id, act)
+
+
+@login_required
+@require_POST
+def player_unlink(request: HttpRequest, player_id: int) -> HttpResponse:
+    player = get_object_or_404(Player, pk=player_id)
+    if not (request.user.is_superuser or player.user_id == request.user.pk):
+        raise PermissionDenied("Only the player himself or a federation administrator unlinks his account.")
+
+    def act(player: Player) -> str:
+        services.player_unlink(acting_user=request.user, player=player,
+                               reason=request.POST.get("reason", "")[:STATEMENT_MAX_LENGTH])
+        return f"The account is unlinked from {player.name}."
+    return _player_act(request, player_id, act)
 
 
 @login_required

@@ -263,26 +263,28 @@ def test_a_preview_is_shown_only_to_the_tournaments_directors(api, referee, play
     assert _client().get(f"{BASE}{slug}/rounds/1/").status_code == 200
 
 
-def test_a_director_links_a_players_user_account(api, player_user, make_user):
-    response = api.post("/api/v1/players/", {"name": "Ann", "user": player_user.username}, format="json")
+def test_only_an_administrator_links_a_players_user_account(api, player_user, make_user, django_user_model):
+    _error(api.post("/api/v1/players/", {"name": "Ann", "user": player_user.username}, format="json"), 403,
+           "permission_denied")
+    assert not Player.objects.filter(name="Ann").exists()
+    admin = _client(django_user_model.objects.create_superuser("fed", "fed@example.org", "a-long-test-password"))
+    response = admin.post("/api/v1/players/", {"name": "Ann", "user": player_user.username}, format="json")
     assert response.status_code == 201, response.content
     assert response.json()["user"] == player_user.username
-    ann = Player.objects.get(name="Ann")
-    assert ann.user == player_user
-    bob = Player.objects.create(name="Bob")
-    api.post(BASE, {"name": "Club", "slug": "club"}, format="json")  # only a director of his tournament changes him
-    assert api.post(f"{BASE}club/entries/", {"player": bob.pk}, format="json").status_code == 201
-    _error(api.patch(f"/api/v1/players/{bob.pk}/", {"user": player_user.username}, format="json"), 400,
-           "validation_error")
-    _error(api.patch(f"/api/v1/players/{bob.pk}/", {"user": "nobody"}, format="json"), 400, "validation_error")
+    assert Player.objects.get(name="Ann").user == player_user
+    bob = api.post("/api/v1/players/", {"name": "Bob"}, format="json").json()  # the director keeps Bob
+    _error(api.patch(f"/api/v1/players/{bob['id']}/", {"user": "nobody"}, format="json"), 400, "validation_error")
     other = make_user("bobby", "player")
-    response = api.patch(f"/api/v1/players/{bob.pk}/", {"user": "bobby"}, format="json")
+    _error(api.patch(f"/api/v1/players/{bob['id']}/", {"user": "bobby"}, format="json"), 403, "permission_denied")
+    _error(admin.patch(f"/api/v1/players/{bob['id']}/", {"user": player_user.username}, format="json"), 400,
+           "validation_error")  # one account, one player
+    response = admin.patch(f"/api/v1/players/{bob['id']}/", {"user": "bobby"}, format="json")
     assert response.status_code == 200 and response.json()["user"] == "bobby"
-    assert Player.objects.get(pk=bob.pk).user == other
-    _error(_client(other).patch(f"/api/v1/players/{bob.pk}/", {"user": None}, format="json"), 403)
-    assert "user" not in _client().get(f"/api/v1/players/{bob.pk}/").json()  # usernames are for directors
-    assert api.get(f"/api/v1/players/{bob.pk}/").json()["user"] == "bobby"
-    assert api.patch(f"/api/v1/players/{bob.pk}/", {"user": None}, format="json").json()["user"] is None
+    assert Player.objects.get(pk=bob["id"]).user == other
+    _error(_client(other).patch(f"/api/v1/players/{bob['id']}/", {"user": None}, format="json"), 403)
+    assert "user" not in _client().get(f"/api/v1/players/{bob['id']}/").json()  # usernames are for directors
+    assert api.get(f"/api/v1/players/{bob['id']}/").json()["user"] == "bobby"
+    assert admin.patch(f"/api/v1/players/{bob['id']}/", {"user": None}, format="json").json()["user"] is None
 
 
 def test_a_players_rating_history_is_readable(api):

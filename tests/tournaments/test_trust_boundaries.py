@@ -11,7 +11,7 @@ from rest_framework.test import APIClient
 
 from arbitration.models import LogEntry
 from games.models import Game, Move
-from players.models import Player, PlayerLog
+from players.models import Player, PlayerClaim, PlayerLog
 from tournaments import services
 from tournaments.models import Entry, Match, Round, Tournament, TournamentLog
 
@@ -32,7 +32,8 @@ def _club(make_user, name: str, *, linked_user: Any = None, clock: dict | None =
     director = make_user(f"dir_{name}", "director")
     referee = make_user(f"ref_{name}", "referee")
     arbiter = make_user(f"arb_{name}", "referee")
-    players = [Player.objects.create(name=f"{name.upper()} Player {i}", rating=2000 - i) for i in range(1, 5)]
+    players = [services.player_create(acting_user=director, name=f"{name.upper()} Player {i}", rating=2000 - i)
+               for i in range(1, 5)]
     if linked_user is not None:
         players[0].user = linked_user
         players[0].save(update_fields=["user"])
@@ -74,6 +75,7 @@ def snapshot() -> dict[str, Any]:
         "log": list(LogEntry.objects.order_by("id").values_list("id", "kind")),
         "tlog": list(TournamentLog.objects.order_by("id").values_list("id", "kind")),
         "plog": PlayerLog.objects.count(),
+        "claims": list(PlayerClaim.objects.order_by("id").values_list("id", "status", "user_id")),
         "moves": Move.objects.count(),
         "games": list(Game.objects.order_by("id").values_list("id", "status", "result", "ply", "log_seq")),
         "referees": list(Game.referees.through.objects.order_by("id").values_list("game_id", "user_id")),
@@ -118,6 +120,7 @@ def write_endpoints(club: Club, outsider_player: Player) -> list[tuple[str, str,
         ("post", f"/api/v1/games/{game.pk}/confirm/", {}),
         ("post", f"{slug_api}/presence/", {"player": player.pk, "present": False}),
         ("post", f"/api/v1/games/{game.pk}/scoresheet/", {"moves": "1. 11-15 23-19 1-0"}),
+        ("post", f"/api/v1/players/{player.pk}/unlink/", {"reason": "x"}),
         ("post", f"{slug_api}/rounds/1/scoresheets/", {"pdn": '[Black "A"]\n[White "B"]\n1. 11-15 1-0'}),
     ]
     for kind, body in [
@@ -142,13 +145,21 @@ def write_endpoints(club: Club, outsider_player: Player) -> list[tuple[str, str,
     ] + [("page", f"/games/{game.pk}/confirm", {}), ("page", f"/games/{game.pk}/appeal", {"statement": "x"}),
          ("page", f"/games/{game.pk}/scoresheet", {"moves": "1. 11-15 23-19 1-0"}),
          ("page", f"/tournaments/{t}/presence", {"player": player.pk, "present": "no"}),
+         ("page", f"/tournaments/players/{player.pk}/unlink", {"reason": "x"}),
          ("page", f"/tournaments/{t}/manage/rounds/1/scoresheets", {"pdn": '[Black "A"]\n[White "B"]\n1. 11-15 1-0'})]
+    claim = PlayerClaim.objects.filter(player__in=club.players, status="pending").first()
+    if claim is not None:  # a claim waiting on one of the club's players: its keeper decides, its claimant withdraws
+        api += [("post", f"/api/v1/player-claims/{claim.pk}/decision", {"decision": "approve"}),
+                ("post", f"/api/v1/player-claims/{claim.pk}/withdraw", {})]
+        pages += [("page", f"/tournaments/players/{claim.player_id}/claims/{claim.pk}/decide", {"decision": "approve"}),
+                  ("page", f"/tournaments/players/{claim.player_id}/claims/{claim.pk}/withdraw", {})]
     return api + pages
 
 
-def test_every_write_endpoint_refuses_outsiders_players_and_the_public(clubs, client):
+def test_every_write_endpoint_refuses_outsiders_players_and_the_public(clubs, client, make_user):
     a, b, player_user = clubs
     services.round_pair(acting_user=a.director, tournament=a.tournament)  # a preview for the round endpoints
+    services.player_claim(acting_user=make_user("claimant", "player"), player=a.players[1])  # one waiting
     before = snapshot()
     outsiders = {"outsider director": b.director, "outsider referee": b.referee, "player": player_user,
                  "public": None}
@@ -470,7 +481,7 @@ def test_the_manage_page_lists_the_games_that_need_a_referee(clubs, client):
 # --- 5. the player registry is on record -----------------------------------------------------------
 
 
-def test_only_a_director_of_his_tournament_changes_a_player_and_each_change_is_logged(clubs, client):
+def test_only_the_director_who_registered_a_player_changes_him_and_each_change_is_logged(clubs, client):
     a, b, player_user = clubs
     player = a.players[0]
     assert client_for(player_user).get(f"/api/v1/players/{player.pk}/log/").status_code == 200  # his own
@@ -478,18 +489,26 @@ def test_only_a_director_of_his_tournament_changes_a_player_and_each_change_is_l
                                             format="json")
     assert response.status_code == 403
     assert not PlayerLog.objects.filter(player=player, kind="changed").exists()
-    response = client_for(a.director).patch(f"/api/v1/players/{player.pk}/", {"rating": 2100, "user": None},
-                                            format="json")
+    response = client_for(a.director).patch(f"/api/v1/players/{player.pk}/", {"rating": 2100}, format="json")
     assert response.status_code == 200
     row = PlayerLog.objects.get(player=player, kind="changed")
     assert row.actor == a.director
-    assert row.changes == {"rating": {"before": 1999, "after": 2100}, "user": {"before": "pla", "after": None}}
+    assert row.changes == {"rating": {"before": 1999, "after": 2100}}
+    # his account is his: no director unlinks it, he does
+    response = client_for(a.director).patch(f"/api/v1/players/{player.pk}/", {"user": None}, format="json")
+    assert response.status_code == 403 and response.json()["error"]["code"] == "permission_denied"
+    assert client_for(player_user).post(f"/api/v1/players/{player.pk}/unlink/", {"reason": "new account"},
+                                        format="json").status_code == 200
+    row = PlayerLog.objects.get(player=player, kind="unlinked")
+    assert (row.actor, row.account, row.changes) == (player_user, player_user,
+                                                     {"user": {"before": "pla", "after": None}})
     client.force_login(player_user)
     content = client.get("/tournaments/me/").content.decode()
     assert 'data-testid="account-links"' in content and "unlinked from the player" in content
     assert client_for(b.director).get(f"/api/v1/players/{player.pk}/log/").status_code == 403
     rows = client_for(a.director).get(f"/api/v1/players/{player.pk}/log/").json()
-    assert rows[-1]["actor"] == a.director.username and rows[-1]["changes"]["rating"]["after"] == 2100
+    assert rows[-2]["actor"] == a.director.username and rows[-2]["changes"]["rating"]["after"] == 2100
+    assert rows[-1]["kind"] == "unlinked" and rows[-1]["account"] == "pla"
 
 
 def test_a_director_may_not_change_a_player_entered_only_in_another_clubs_tournament(clubs):

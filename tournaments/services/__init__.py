@@ -20,6 +20,8 @@ function, no circle):
 8. ``scoresheets``: a round's games entered from one PDN text of scoresheets.
 9. ``tournaments``: creation, settings, entries, players, and the tournament's status
    (``ALLOWED_TRANSITIONS``; finishing finishes its rounds and updates its ratings).
+10. ``players``: players' accounts: a user's claim of his record, its approval by a keeper of
+    the player, unlinking.
 
 A module imports only modules above it in this list; none imports ``tournaments.selectors``.
 """
@@ -37,6 +39,15 @@ from tournaments.services.errors import (
     WrongTournamentStatus,
 )
 from tournaments.services.outcomes import next_round_number, presence_of
+from tournaments.services.players import (
+    ClaimConflict,
+    ClaimNotFound,
+    claims_visible_to,
+    player_claim,
+    player_claim_decide,
+    player_claim_withdraw,
+    player_unlink,
+)
 from tournaments.services.presence import ABSENT_POLICIES, presence_set
 from tournaments.services.ratings import ratings_update
 from tournaments.services.results import game_result_set, match_game_finished
@@ -56,6 +67,7 @@ from tournaments.services.tournaments import (
     entry_withdraw,
     may_edit_player,
     player_create,
+    player_registrar_id,
     player_update,
     tournament_arbiters_set,
     tournament_create,
@@ -65,6 +77,8 @@ from tournaments.services.tournaments import (
 )
 
 __all__ = [
+    "ClaimConflict", "ClaimNotFound", "claims_visible_to", "player_claim", "player_claim_decide",
+    "player_claim_withdraw", "player_registrar_id", "player_unlink",
     "ABSENT_POLICIES", "ALLOWED_TRANSITIONS", "EntryConflict", "InvalidInput", "NotDirector", "PairingUnavailable", "RoundConflict",
     "RoundNotFound", "StatusTransitionRefused", "TournamentNotFound", "WrongTournamentStatus", "authorise_director",
     "entries_add", "entry_add", "entry_withdraw", "game_result_set", "is_director_of", "knockout_extend_tied", "match_forfeit_set",

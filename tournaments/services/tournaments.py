@@ -271,11 +271,12 @@ def tournament_referees_set(*, acting_user: Any, tournament: Tournament, referee
         left_without = []
         for game_id in games:
             if not game_referee_remove(acting_user=acting_user, game_id=game_id, referee=referee,
-                                       reason=f"{referee.username} is no longer a referee of the tournament."):
+                                       reason="A referee of this game is no longer a referee of the tournament."):
                 left_without.append(game_id)
         if games:
             log_write(tournament=tournament, kind=TournamentLog.Kind.REFEREE_REMOVED, actor=acting_user,
-                      data={"referee": referee.username, "games": games, "need_referee": left_without})
+                      data={"referee": referee.username, "referee_id": referee.pk, "games": games,
+                            "need_referee": left_without})
         needing += left_without
     tournament.games_needing_referee = sorted(set(needing) | set(
         Game.objects.filter(round__tournament=tournament, referees__isnull=True)
@@ -491,13 +492,20 @@ def player_create(*, acting_user: Any, name: str, club: str = "", federation: st
         if same is not None:
             raise InvalidInput.field("name", f"{name} ({club.strip() or 'no club'}) is already registered (player "
                                      f"{same}); a namesake needs a federation id or his own club.")
+    if user is not None and not acting_user.is_superuser:
+        raise NotDirector("Only an administrator links an account to a player: the player claims his record from "
+                          "his own account (POST /players/{id}/claim/).", details={"fields": {"user": [
+                              "Only an administrator links an account."]}})
     _check_user_free(user, None)
     player = Player.objects.create(name=name, club=club.strip(), federation=federation.strip(),
                                    federation_id=federation_id.strip(), rating=rating, user=user)
     PlayerLog.objects.create(player=player, kind=PlayerLog.Kind.CREATED, actor=acting_user,
                              as_administrator=bool(acting_user.is_superuser),
                              changes={name: {"before": None, "after": _player_value(player, name)}
-                                      for name in PLAYER_FIELDS if _player_value(player, name) not in (None, "")})
+                                      for name in PLAYER_FIELDS
+                                      if name != "user" and _player_value(player, name) not in (None, "")})
+    if user is not None:
+        player_account_logged(player=player, actor=acting_user, before=None, after=user)
     return player
 
 
@@ -508,14 +516,27 @@ def _player_value(player: Player, name: str) -> Any:
     return getattr(player, name)
 
 
+def player_registrar_id(player: Player) -> int | None:
+    """Returns the id of the user who registered the player (the registry's ``created`` row), or None."""
+    return (PlayerLog.objects.filter(player=player, kind=PlayerLog.Kind.CREATED).order_by("id")
+            .values_list("actor_id", flat=True).first())
+
+
 def may_edit_player(player: Player, user: Any) -> bool:
-    """Tells whether the user may change the player: an administrator, or a director of a tournament he is
-    entered in."""
+    """Tells whether the user keeps the player's record (changes his details, decides claims on him).
+
+    An administrator; or the director who registered him, as long as every tournament the
+    player is entered in is one this director directs. Entering a player in a tournament of
+    one's own never makes one his keeper, and a player who plays under another director is kept
+    by the administrators alone (his details are that tournament's too).
+    """
     if user is None or not user.is_authenticated:
         return False
     if user.is_superuser:
         return True
-    return is_director(user) and Tournament.objects.filter(entries__player=player, directors=user).exists()
+    if not is_director(user) or player_registrar_id(player) != user.pk:
+        return False
+    return not Tournament.objects.filter(entries__player=player).exclude(directors=user).exists()
 
 
 def _check_user_free(user: Any, player: Player | None) -> None:
@@ -541,15 +562,20 @@ PLAYER_FIELDS = ("name", "club", "federation", "federation_id", "rating", "user"
 
 @transaction.atomic
 def player_update(*, acting_user: Any, player: Player, **changes: Any) -> Player:
-    """Changes a player's details, e.g. links his user account (``user``; None unlinks), and logs each change.
+    """Changes a player's details and logs each change; an administrator may also link or unlink his account
+    (``user``; None unlinks).
 
-    Only a director of a tournament the player is entered in, or an administrator, may; the
-    registry's log (``PlayerLog``) keeps every field before and after.
+    Only a keeper of the player (``may_edit_player``) may; the registry's log (``PlayerLog``)
+    keeps every field before and after, and each link and unlink as its own row.
     """
     player = Player.objects.select_for_update(of=("self",)).select_related("user").get(pk=player.pk)
     if not may_edit_player(player, acting_user):
-        raise NotDirector("Only a director of a tournament this player is entered in, or an administrator, "
-                          "may change him.")
+        raise NotDirector("Only the director who registered this player, while he plays in no other director's "
+                          "tournament, or an administrator may change him.")
+    if "user" in changes and changes["user"] != player.user and not acting_user.is_superuser:
+        raise NotDirector("Only an administrator links or unlinks a player's account: the player claims his record "
+                          "from his own account, and his keeper approves the claim.",
+                          details={"fields": {"user": ["Only an administrator links an account."]}})
     unknown = sorted(set(changes) - set(PLAYER_FIELDS))
     if unknown:
         raise InvalidInput("Some fields cannot be changed: " + ", ".join(unknown) + ".",
@@ -569,12 +595,32 @@ def player_update(*, acting_user: Any, player: Player, **changes: Any) -> Player
         _check_user_free(changes["user"], player)
     changed = [name for name in changes if getattr(player, name) != changes[name]]
     before = {name: _player_value(player, name) for name in changed}
+    before_user = player.user
     for name in changed:
         setattr(player, name, changes[name])
     if changed:
+        accounts = (before_user, player.user) if "user" in changed else (None, None)
         player.save(update_fields=changed)
-        PlayerLog.objects.create(player=player, kind=PlayerLog.Kind.CHANGED, actor=acting_user,
-                                 as_administrator=bool(acting_user.is_superuser),
-                                 changes={name: {"before": before[name], "after": _player_value(player, name)}
-                                          for name in changed})
+        fields = [name for name in changed if name != "user"]
+        if fields:
+            PlayerLog.objects.create(player=player, kind=PlayerLog.Kind.CHANGED, actor=acting_user,
+                                     as_administrator=bool(acting_user.is_superuser),
+                                     changes={name: {"before": before[name], "after": _player_value(player, name)}
+                                              for name in fields})
+        if "user" in changed:
+            player_account_logged(player=player, actor=acting_user, before=accounts[0], after=accounts[1])
     return player
+
+
+def player_account_logged(*, player: Player, actor: Any, before: Any, after: Any, reason: str = "") -> None:
+    """Writes the registry's rows of a change of the player's account: an unlink of the one before, a link of the
+    one after (each naming its account, by id and username)."""
+    administrator = bool(actor is not None and actor.is_superuser)
+    if before is not None:
+        PlayerLog.objects.create(player=player, kind=PlayerLog.Kind.UNLINKED, actor=actor, account=before,
+                                 as_administrator=administrator, reason=reason,
+                                 changes={"user": {"before": before.username, "after": None}})
+    if after is not None:
+        PlayerLog.objects.create(player=player, kind=PlayerLog.Kind.LINKED, actor=actor, account=after,
+                                 as_administrator=administrator, reason=reason,
+                                 changes={"user": {"before": None, "after": after.username}})
