@@ -115,6 +115,30 @@ def test_an_administrator_setting_a_password_in_the_admin_revokes_the_users_toke
     assert not ApiToken.objects.filter(user=referee).exists()
 
 
+def test_a_sign_in_that_upgrades_an_old_password_hash_keeps_the_tokens_and_a_new_password_revokes_them(
+        referee, client):
+    """Django re-hashes a password hashed with an old work factor when it is checked at a sign-in
+    (every Django release raises it): the password is the same, so the tokens stay. Setting a new
+    password, even saving only that field, still revokes them."""
+    from django.contrib.auth.hashers import PBKDF2PasswordHasher, make_password
+
+    class OldPBKDF2(PBKDF2PasswordHasher):
+        iterations = 300
+
+    referee.password = make_password(PASSWORD, hasher=OldPBKDF2())
+    referee.save(update_fields=["password"])
+    old_hash = referee.password
+    key = token_issue(user=referee)
+    response = client.post("/accounts/login/", {"username": "ref", "password": PASSWORD})
+    assert response.status_code == 302
+    referee.refresh_from_db()
+    assert referee.password != old_hash  # upgraded
+    assert ApiToken.objects.filter(user=referee, digest=token_digest(key)).exists()
+    referee.set_password("another-long-password-9")
+    referee.save(update_fields=["password"])
+    assert not ApiToken.objects.filter(user=referee).exists()
+
+
 def test_signing_in_or_saving_other_fields_keeps_the_tokens(referee, client):
     token_issue(user=referee)
     response = client.post("/accounts/login/", {"username": "ref", "password": PASSWORD})

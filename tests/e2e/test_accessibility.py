@@ -357,7 +357,7 @@ def director_states(walk: Walk, slug: str, *, blank) -> None:  # noqa: ANN001
 
     new_player = page.locator("details", has_text="A new player")
     new_player.locator("summary").click()
-    new_player.get_by_label("Name").fill("   ")
+    new_player.get_by_role("textbox", name="Name").fill("   ")
     new_player.get_by_role("button", name="Add and register").click()
     expect(page.locator("ul.messages li.error")).to_contain_text("new player")
     walk.check(page, "manage-new-player-refused")
@@ -378,7 +378,7 @@ def director_states(walk: Walk, slug: str, *, blank) -> None:  # noqa: ANN001
     walk.check(page, "round-scoresheets-refused")
 
     page.goto("/tournaments/manage/")
-    page.get_by_label("Name").fill("Spring Open")
+    page.get_by_role("textbox", name="Name").fill("Spring Open")
     page.locator("#id_games_per_match").fill("3")  # a match is an even number of games
     page.get_by_role("button", name="Create the tournament").click()
     expect(page.locator(".errorlist")).to_be_visible()
@@ -409,11 +409,11 @@ def form_states(walk: Walk) -> None:
 
     page = walk.page("referee1")
     page.goto("/accounts/tokens/")
-    page.get_by_label("Name").fill("   ")
+    page.get_by_role("textbox", name="Name").fill("   ")
     page.get_by_role("button", name="Make a token").click()
     expect(page.get_by_role("alert")).to_contain_text("No token made")
     walk.check(page, "tokens-refused")
-    page.get_by_label("Name").fill("Hall phone")
+    page.get_by_role("textbox", name="Name").fill("Hall phone")
     page.get_by_role("button", name="Make a token").click()
     expect(page.get_by_test_id("new-key")).to_be_visible()
     walk.check(page, "tokens-made")

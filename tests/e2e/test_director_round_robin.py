@@ -29,7 +29,7 @@ def test_director_runs_a_four_player_round_robin_to_final_standings(page, make_u
     # create the tournament on the dashboard
     page.goto("/tournaments/manage/")
     form = page.get_by_test_id("create-tournament")
-    form.get_by_label("Name").fill("Browser Round Robin")
+    form.get_by_role("textbox", name="Name").fill("Browser Round Robin")
     form.get_by_label("Slug").fill("browser-rr")
     form.get_by_label("Format").select_option("round_robin")
     form.get_by_label("Games per match").fill("2")
