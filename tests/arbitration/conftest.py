@@ -109,3 +109,15 @@ class Desk:
 def desk(request, referee, api_client):
     """A desk for the assigned referee; each test using it runs through the service and the API."""
     return Desk(request.param, referee, api_client)
+
+
+@pytest.fixture
+def signers(players, player_user, make_user):
+    """The two players' accounts: ``pla`` plays Black, ``wpl`` plays White."""
+    black, white = players
+    black.user = player_user
+    black.save(update_fields=["user"])
+    white_user = make_user("wpl", "player")
+    white.user = white_user
+    white.save(update_fields=["user"])
+    return player_user, white_user

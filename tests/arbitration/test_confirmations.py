@@ -12,18 +12,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def signers(players, player_user, make_user):
-    """The two players' accounts: ``pla`` plays Black, ``wpl`` plays White."""
-    black, white = players
-    black.user = player_user
-    black.save(update_fields=["user"])
-    white_user = make_user("wpl", "player")
-    white.user = white_user
-    white.save(update_fields=["user"])
-    return player_user, white_user
-
-
-@pytest.fixture
 def finished(new_game, referee, signers):
     game = new_game()
     game_move_record(acting_user=referee, game_id=game.pk, move="11-15")

@@ -28,18 +28,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def signers(players, player_user, make_user):
-    """The two players' accounts: ``pla`` plays Black, ``wpl`` plays White."""
-    black, white = players
-    black.user = player_user
-    black.save(update_fields=["user"])
-    white_user = make_user("wpl", "player")
-    white.user = white_user
-    white.save(update_fields=["user"])
-    return player_user, white_user
-
-
-@pytest.fixture
 def resigned(new_game, referee, signers):
     """A game White resigned after two moves: 1-0."""
     game = new_game()
