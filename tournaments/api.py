@@ -360,6 +360,13 @@ class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         return Response(tournament_log_verify(_tournament(slug)).as_dict())
 
 
+def _export(tournament: Tournament, body: str, content_type: str, filename: str) -> HttpResponse:
+    """Returns an export as a file to download (UTF-8), with the tournament's chain head."""
+    response = HttpResponse(body, content_type=f"{content_type}; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return _with_head(response, tournament)
+
+
 def _with_head(response: HttpResponse, tournament: Tournament) -> HttpResponse:
     """Adds the tournament's chain head (``X-Log-Head: SEQ:HASH``) to an export, for whoever keeps it: a running
     tournament's too, so that a copy taken during the event can later show a rollback."""
@@ -485,9 +492,7 @@ class StandingsCSVView(APIView):
     @extend_schema(summary="The standings as CSV", responses={(200, "text/csv"): OpenApiTypes.STR, 404: _ERRORS[404]})
     def get(self, request: Request, slug: str) -> HttpResponse:
         tournament = _tournament(slug)
-        response = HttpResponse(selectors.standings_csv(tournament), content_type="text/csv; charset=utf-8")
-        response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-standings.csv"'
-        return _with_head(response, tournament)
+        return _export(tournament, selectors.standings_csv(tournament), "text/csv", f"{tournament.slug}-standings.csv")
 
 
 class CrosstableCSVView(APIView):
@@ -496,9 +501,7 @@ class CrosstableCSVView(APIView):
     @extend_schema(summary="The crosstable as CSV", responses={(200, "text/csv"): OpenApiTypes.STR, 404: _ERRORS[404]})
     def get(self, request: Request, slug: str) -> HttpResponse:
         tournament = _tournament(slug)
-        response = HttpResponse(selectors.crosstable_csv(tournament), content_type="text/csv; charset=utf-8")
-        response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-crosstable.csv"'
-        return _with_head(response, tournament)
+        return _export(tournament, selectors.crosstable_csv(tournament), "text/csv", f"{tournament.slug}-crosstable.csv")
 
 
 class TournamentPDNView(APIView):
@@ -508,9 +511,7 @@ class TournamentPDNView(APIView):
                    responses={(200, "text/plain"): OpenApiTypes.STR, 404: _ERRORS[404]})
     def get(self, request: Request, slug: str) -> HttpResponse:
         tournament = _tournament(slug)
-        response = HttpResponse(selectors.tournament_pdn(tournament), content_type="text/plain; charset=utf-8")
-        response["Content-Disposition"] = f'attachment; filename="{tournament.slug}.pdn"'
-        return _with_head(response, tournament)
+        return _export(tournament, selectors.tournament_pdn(tournament), "text/plain", f"{tournament.slug}.pdn")
 
 
 class TournamentTRFView(APIView):
@@ -520,9 +521,7 @@ class TournamentTRFView(APIView):
                    responses={(200, "text/plain"): OpenApiTypes.STR, 404: _ERRORS[404]})
     def get(self, request: Request, slug: str) -> HttpResponse:
         tournament = _tournament(slug)
-        response = HttpResponse(selectors.tournament_trf(tournament), content_type="text/plain; charset=utf-8")
-        response["Content-Disposition"] = f'attachment; filename="{tournament.slug}.trf"'
-        return _with_head(response, tournament)
+        return _export(tournament, selectors.tournament_trf(tournament), "text/plain", f"{tournament.slug}.trf")
 
 
 class RoundPDNView(APIView):
