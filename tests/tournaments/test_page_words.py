@@ -8,22 +8,17 @@ import re
 from datetime import timedelta
 
 import pytest
-from django.test import Client
 from django.utils import timezone
 
 from games.models import Game
 from tests.tournaments.test_services import finish_games, make_players, play_round, running_tournament
+from tests.tournaments.test_services_pages import _client
 from tournaments import services
 from tournaments.models import Match
 
 pytestmark = pytest.mark.django_db
 
 
-def _client(user=None) -> Client:
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    return client
 
 
 def _headings(page: str, testid: str) -> list[str]:

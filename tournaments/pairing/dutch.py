@@ -326,24 +326,17 @@ def _weight(
         for back in (1, 2):
             if played >= back:
                 fl[back] = (rd.float_of(lo, back), rd.float_of(hi, back))
-    if played:
+    for back in (1, 2):  # the floats of the last round, then of the one before it
+        if played < back:
+            break
         w <<= sg_bits
         if cur:
-            flo, fhi = fl[1]
+            flo, fhi = fl[back]
             w |= flo == FLOAT_DOWN
             w += hi.score <= lo.score and fhi == FLOAT_DOWN
         w <<= sg_bits
         if cur:
-            w |= not (hi.score > lo.score and fl[1][0] == FLOAT_UP)
-    if played > 1:
-        w <<= sg_bits
-        if cur:
-            flo, fhi = fl[2]
-            w |= flo == FLOAT_DOWN
-            w += hi.score <= lo.score and fhi == FLOAT_DOWN
-        w <<= sg_bits
-        if cur:
-            w |= not (hi.score > lo.score and fl[2][0] == FLOAT_UP)
+            w |= not (hi.score > lo.score and fl[back][0] == FLOAT_UP)
     if played:
         w <<= sgs_shift
         if cur:
