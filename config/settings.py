@@ -96,6 +96,11 @@ INSTALLED_APPS = [
     "games",
     "arbitration",
     "tournaments",
+    "clubs",
+    "leagues",
+    "events",
+    "notifications",
+    "integrations",
 ]
 
 # The largest request body read (bytes): a larger one is answered 413 payload_too_large

@@ -109,8 +109,8 @@ function followGame(root) {
     return getJson(gameUrl(gameId))
       .then(function (answer) {
         var state = answer.ok ? answer.data : null;
-        if (!state) {
-          return null;
+        if (!state || behind(state)) {
+          return null; // older than what a push showed meanwhile
         }
         var since = lastSeq;
         var grew = since !== null && lastPly !== null && state.log_length > since;
@@ -141,17 +141,37 @@ function followGame(root) {
    */
   var lastSeq = null;
   var reading = false;
+  var again = false;
+  var stale = 0; // answers in a row older than the page
+  function behind(state) {
+    return Boolean(state) && state.log_length !== undefined && lastSeq !== null && state.log_length < lastSeq;
+  }
+  /* Reads the whole state once. A read asked for while one is under way is folded into one more read
+   * after it; an answer older than what the page shows already (a read that passed a move shown
+   * from the push meanwhile) is dropped and the state read again: the board never steps back. */
   function readState() {
     if (reading) {
+      again = true;
       return;
     }
     reading = true;
     getJson(gameUrl(gameId)).then(function (answer) {
-      if (answer.ok && answer.data) {
-        setState(answer.data, answer);
+      var state = answer.ok ? answer.data : null;
+      if (behind(state)) {
+        stale += 1;
+        if (stale <= 20) {
+          window.setTimeout(readState, 250);
+        }
+      } else if (state) {
+        stale = 0;
+        setState(state, answer);
       }
     }).catch(function () {}).then(function () {
       reading = false;
+      if (again) {
+        again = false;
+        readState();
+      }
     });
   }
   function onLive(event) {

@@ -1,0 +1,1 @@
+"""Messages to people (email after the commit, exactly once, each person's choices): the top layer."""

@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class NotificationsConfig(AppConfig):
+    """Email notifications, above leagues and events."""
+
+    name = "notifications"
