@@ -232,10 +232,11 @@ def club_player_add(*, acting_user: Any, club: Club | int, player: Player | int)
 
 
 def _member_of(club: Club, player: Player | int) -> Player:
-    player = _player_lock(player)
-    if not ClubMember.objects.filter(player=player, club=club).exists():
-        raise NotFoundError(f"{player.name} is not a member of {club.name}.", code="member_not_found")
-    return player
+    pk = player.pk if isinstance(player, Player) else player
+    found = Player.objects.select_for_update(of=("self",)).filter(pk=pk, club_membership__club=club).first()
+    if found is None:
+        raise NotFoundError(f"Player {pk} is not a member of {club.name}.", code="member_not_found")
+    return found
 
 
 @transaction.atomic

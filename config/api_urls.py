@@ -18,6 +18,7 @@ from arbitration.api import (
     GameScoresheetView,
     GameViewSet,
 )
+from clubs.api import ClubPlayerView, ClubViewSet
 from tournaments.api import (
     CrosstableCSVView,
     EntryDetailView,
@@ -47,6 +48,7 @@ router.include_format_suffixes = False
 router.register("players", PlayerViewSet, basename="player")
 router.register("tournaments", TournamentViewSet, basename="tournament")
 router.register("games", GameViewSet, basename="game")
+router.register("clubs", ClubViewSet, basename="club")
 
 urlpatterns = [
     path("me/", MeView.as_view(), name="me"),
@@ -82,5 +84,6 @@ urlpatterns = [
     path("tournaments/<slug:slug>/rounds/<id:number>/pdn", RoundPDNView.as_view(), name="round-pdn"),
     path("tournaments/<slug:slug>/trf", TournamentTRFView.as_view(), name="tournament-trf"),
     path("tournaments/<slug:slug>/pdn/", TournamentPDNSlashView.as_view()),
+    path("clubs/<id:pk>/players/<id:player>/", ClubPlayerView.as_view(), name="club-player"),
     *router.urls,
 ]
