@@ -12,6 +12,7 @@ from rest_framework.views import APIView
 
 import core.converters  # noqa: F401 (registers <id:...>, the lookup converter below)
 from clubs import selectors, services
+from clubs.rating_lists import RatingListError, rating_list_import
 from clubs.serializers import (
     ClubLogSerializer,
     ClubPlayerAddSerializer,
@@ -19,6 +20,8 @@ from clubs.serializers import (
     ClubPlayerSerializer,
     ClubPlayerUpdateSerializer,
     ClubSerializer,
+    RatingListImportSerializer,
+    RatingListReportSerializer,
 )
 
 
@@ -111,3 +114,29 @@ class ClubPlayerView(APIView):
         serializer.is_valid(raise_exception=True)
         services.club_player_remove(acting_user=request.user, club=pk, player=player, **serializer.validated_data)
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class RatingListImportView(APIView):
+    """A federation's rating list read into the registry: federation ids, ratings, games."""
+
+    permission_classes = [ReadOrSignedIn]
+
+    @extend_schema(summary="Import a federation's rating list (CSV: id, name, rating, games): a federation "
+                           "administrator imports, any director checks (dry_run); a bad row refuses the file with "
+                           "details.rows naming each bad row's line and column",
+                   request=RatingListImportSerializer, responses={200: RatingListReportSerializer,
+                                                                  **_errors(400, 401, 403)})
+    def post(self, request: Request) -> Response:
+        serializer = RatingListImportSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        try:
+            report = rating_list_import(acting_user=request.user, federation=serializer.validated_data["federation"],
+                                        text=serializer.validated_data["csv"],
+                                        dry_run=serializer.validated_data["dry_run"],
+                                        create_missing=serializer.validated_data["create_missing"])
+        except RatingListError as error:
+            raise services.ClubInvalid(str(error), details={
+                "fields": {"csv": [str(error)]},
+                "rows": [{"line": e.line, "column": e.column, "message": e.message} for e in error.errors[:100]],
+            }) from error
+        return Response(report.as_dict())

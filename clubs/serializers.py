@@ -109,3 +109,27 @@ class ClubLogSerializer(serializers.ModelSerializer):
 
     def to_representation(self, instance: ClubLog) -> dict[str, Any]:
         return _hide_names(self, super().to_representation(instance), "actor")
+
+
+class RatingListImportSerializer(serializers.Serializer):
+    federation = serializers.CharField(max_length=60, validators=[no_control_characters],
+                                       help_text="The federation whose list it is, as the players' federation (ACF).")
+    csv = serializers.CharField(trim_whitespace=False, help_text="CSV text: a header line naming id, name, rating "
+                                "and (if given) games; at most DATA_UPLOAD_MAX_MEMORY_SIZE, 2.5 MB.")
+    dry_run = serializers.BooleanField(required=False, default=False,
+                                       help_text="Check the list and say what it would do (any director).")
+    create_missing = serializers.BooleanField(required=False, default=False,
+                                              help_text="Register the players the list has and the registry lacks.")
+
+
+class RatingListReportSerializer(serializers.Serializer):
+    """What a list did (or would do): rows updated, seeded by name, created, unchanged, ambiguous, unmatched."""
+
+    federation = serializers.CharField()
+    dry_run = serializers.BooleanField()
+    updated = serializers.ListField(child=serializers.DictField())
+    seeded = serializers.ListField(child=serializers.DictField())
+    created = serializers.ListField(child=serializers.DictField())
+    unchanged = serializers.ListField(child=serializers.DictField())
+    ambiguous = serializers.ListField(child=serializers.DictField())
+    unmatched = serializers.ListField(child=serializers.DictField())

@@ -18,7 +18,7 @@ from arbitration.api import (
     GameScoresheetView,
     GameViewSet,
 )
-from clubs.api import ClubPlayerView, ClubViewSet
+from clubs.api import ClubPlayerView, ClubViewSet, RatingListImportView
 from tournaments.api import (
     CrosstableCSVView,
     EntryDetailView,
@@ -93,5 +93,6 @@ urlpatterns = [
     path("tournaments/<slug:slug>/acf-ratings.csv", TournamentAcfRatingsView.as_view(), name="tournament-acf-ratings"),
     path("tournaments/<slug:slug>/pdn/", TournamentPDNSlashView.as_view()),
     path("clubs/<id:pk>/players/<id:player>/", ClubPlayerView.as_view(), name="club-player"),
+    path("rating-lists/import", RatingListImportView.as_view(), name="rating-list-import"),
     *router.urls,
 ]
