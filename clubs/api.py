@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
@@ -28,7 +29,8 @@ from clubs.serializers import (
 def _errors(*codes: int) -> dict[int, OpenApiResponse]:
     words = {400: "validation_error", 401: "not_authenticated", 403: "permission_denied",
              404: "club_not_found, member_not_found", 409: "club_conflict"}
-    return {code: OpenApiResponse(description=words[code]) for code in codes}
+    # The body is the project's error body: config/schema.py puts its component (ErrorBody) in place of OBJECT.
+    return {code: OpenApiResponse(OpenApiTypes.OBJECT, description=words[code]) for code in codes}
 
 
 class ReadOrSignedIn(BasePermission):

@@ -92,6 +92,8 @@ def _club_writes(p0: int, p1: int) -> list[tuple[str, str, dict]]:
         ("post", f"/api/v1/clubs/{club}/players/", {"player": p1}),
         ("patch", f"/api/v1/clubs/{club}/players/{p0}/", {"name": "P0", "federation": "F", "federation_id": "1"}),
         ("delete", f"/api/v1/clubs/{club}/players/{p0}/", {"reason": "r"}),
+        ("post", "/api/v1/rating-lists/import", {"federation": "ACF", "csv": "id,name,rating\n1,P0,1500\n",
+                                                 "dry_run": True, "create_missing": True}),
     ]
 
 
