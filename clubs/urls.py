@@ -10,4 +10,7 @@ app_name = "clubs"
 urlpatterns = [
     path("", views.club_list, name="list"),
     path("<id:pk>/", views.club_detail, name="detail"),
+    path("<id:pk>/members/add", views.member_add, name="member-add"),
+    path("<id:pk>/members/change", views.member_change, name="member-change"),
+    path("<id:pk>/members/remove", views.member_remove, name="member-remove"),
 ]

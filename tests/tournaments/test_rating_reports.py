@@ -59,13 +59,14 @@ def test_the_results_csv_has_a_row_a_game_with_colours_names_and_federation_ids(
     assert forfeit["result"] == "-:+" and forfeit["white_points"] == "2" and forfeit["rated"] == "no"
 
 
-def test_the_trf_has_a_column_a_game_and_reads_back(swiss, api_client):
+def test_the_trf_has_a_column_a_game_and_reads_back(swiss, api_client, client):
     response = api_client.get("/api/v1/tournaments/club/results.trf")
     assert response.status_code == 200
     text = response.content.decode()
     trf = parse_trf(text, "results.trf")
     assert trf.rounds_total == 4 and trf.rounds_played == 4  # 2 rounds of 2 games
     assert "XXG 2" in text.splitlines()
+    assert 'data-testid="rating-results-link"' in client.get("/tournaments/club/").content.decode()
     number = {e.player_id: i for i, e in enumerate(
         Entry.objects.filter(tournament=swiss).order_by("seed", "-player__rating", "player__name"), start=1)}
     for mg in MatchGame.objects.filter(match__round__tournament=swiss).select_related("game", "match__round"):

@@ -167,6 +167,9 @@ def write_endpoints(club: Club, outsider_player: Player) -> list[tuple[str, str,
                 ("delete", f"/api/v1/clubs/{c}/players/{player.pk}/", {"reason": "x"}),
                 ("post", "/api/v1/rating-lists/import", {"federation": "", "csv": f"id,name,rating\n9,{player.name},1\n",
                                                          "create_missing": True})]  # an administrator's
+        pages += [("page", f"/clubs/{c}/members/{name}", data) for name, data in [
+            ("add", {"player": outsider_player.pk}), ("change", {"player": player.pk, "name": "Renamed"}),
+            ("remove", {"player": player.pk, "reason": "x"})]]
     claim = PlayerClaim.objects.filter(player__in=club.players, status="pending").first()
     if claim is not None:  # a claim waiting on one of the club's players: its keeper decides, its claimant withdraws
         api += [("post", f"/api/v1/player-claims/{claim.pk}/decision", {"decision": "approve"}),
