@@ -18,6 +18,7 @@ from arbitration.api import (
     GameScoresheetView,
     GameViewSet,
 )
+from clubs.api import ClubPlayerView, ClubViewSet, RatingListImportView
 from tournaments.api import (
     CrosstableCSVView,
     EntryDetailView,
@@ -38,6 +39,11 @@ from tournaments.api import (
     TournamentTRFView,
     TournamentViewSet,
 )
+from tournaments.api_reports import (
+    TournamentAcfRatingsView,
+    TournamentResultsCSVView,
+    TournamentResultsTRFView,
+)
 
 # path() routes with converters (the viewsets' lookup_value_converter), not regexes: an id that is
 # not 1 to 18 digits matches no route. No format-suffix variants (``/players.json``): no other
@@ -47,6 +53,7 @@ router.include_format_suffixes = False
 router.register("players", PlayerViewSet, basename="player")
 router.register("tournaments", TournamentViewSet, basename="tournament")
 router.register("games", GameViewSet, basename="game")
+router.register("clubs", ClubViewSet, basename="club")
 
 urlpatterns = [
     path("me/", MeView.as_view(), name="me"),
@@ -81,6 +88,11 @@ urlpatterns = [
     path("tournaments/<slug:slug>/pdn", TournamentPDNView.as_view(), name="tournament-pdn"),
     path("tournaments/<slug:slug>/rounds/<id:number>/pdn", RoundPDNView.as_view(), name="round-pdn"),
     path("tournaments/<slug:slug>/trf", TournamentTRFView.as_view(), name="tournament-trf"),
+    path("tournaments/<slug:slug>/results.csv", TournamentResultsCSVView.as_view(), name="tournament-results-csv"),
+    path("tournaments/<slug:slug>/results.trf", TournamentResultsTRFView.as_view(), name="tournament-results-trf"),
+    path("tournaments/<slug:slug>/acf-ratings.csv", TournamentAcfRatingsView.as_view(), name="tournament-acf-ratings"),
     path("tournaments/<slug:slug>/pdn/", TournamentPDNSlashView.as_view()),
+    path("clubs/<id:pk>/players/<id:player>/", ClubPlayerView.as_view(), name="club-player"),
+    path("rating-lists/import", RatingListImportView.as_view(), name="rating-list-import"),
     *router.urls,
 ]

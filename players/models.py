@@ -29,6 +29,10 @@ class Player(models.Model):
     rating_deviation = models.FloatField(null=True, blank=True,
                                          help_text="Glicko-2 rating deviation (RD); empty: not rated by us yet.")
     rating_volatility = models.FloatField(null=True, blank=True, help_text="Glicko-2 volatility; empty: 0.06.")
+    federation_rating = models.IntegerField(null=True, blank=True,
+                                            help_text="The rating on the federation's list (imported; not ours).")
+    federation_games = models.IntegerField(null=True, blank=True,
+                                           help_text="The games the federation's list counts for the player.")
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
         related_name="player",

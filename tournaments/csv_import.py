@@ -16,6 +16,8 @@ from typing import Any
 
 from django.db import transaction
 
+from clubs.models import Club, club_key
+from clubs.services import club_members_sync
 from core.text import control_characters, control_characters_message
 from players.models import RATING_MAX, RATING_MIN, Player, PlayerLog, player_name_key
 
@@ -87,6 +89,7 @@ def players_import(text: str, *, dry_run: bool = False, acting_user: Any = None)
     reader.fieldnames = header
     known_ids = set(Player.objects.exclude(federation_id="").values_list("federation", "federation_id"))
     known_names = {player_name_key(n, c) for n, c in Player.objects.values_list("name", "club")}
+    club_names = dict(Club.objects.values_list("key", "name"))  # a registered club's spelling (clubs app)
     seen_ids: dict[tuple[str, str], int] = {}
     seen_names: dict[tuple[str, str], int] = {}
     report = ImportReport(dry_run=dry_run)
@@ -94,6 +97,7 @@ def players_import(text: str, *, dry_run: bool = False, acting_user: Any = None)
     for row in _rows(reader):
         line = reader.line_num
         values = {k: (row.get(k) or "").strip() for k in COLUMNS}
+        values["club"] = club_names.get(club_key(values["club"]), values["club"])
         if not any(values.values()):
             continue  # a blank line
 
@@ -154,6 +158,7 @@ def players_import(text: str, *, dry_run: bool = False, acting_user: Any = None)
                 as_administrator=bool(acting_user is not None and acting_user.is_superuser),
                 changes={name: {"before": None, "after": getattr(player, name)} for name in COLUMNS
                          if getattr(player, name) not in (None, "")}) for player in report.created])
+            club_members_sync(acting_user=acting_user, players=report.created)
     else:
         report.created = accepted
     return report

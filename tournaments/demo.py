@@ -32,6 +32,7 @@ from django.utils import timezone
 from accounts.roles import Role
 from accounts.services import user_create_with_role
 from arbitration.services import game_move_record, ruling_issue
+from clubs.demo import clubs_demo_seed
 from games.models import Game
 from games.rules import Position
 from games.rules.pdn import read_file, replay
@@ -225,6 +226,8 @@ def demo_seed() -> list[Login]:
         player_claim_decide(acting_user=director, claim=claim, approve=True)
         player.refresh_from_db()
         players.append(player)
+    clubs_demo_seed(director=director, secretary=account("secretary", Role.PLAYER, first_name="Isla",
+                                                         last_name="Grant"))  # Edinburgh DC's (clubs app)
     taken: set[str] = set()
     _swiss_seed(director, players, taken)
     _championship_seed(director, players, taken)

@@ -33,6 +33,8 @@ def world(client_as, director, referee, make_user):
         api.post("/api/v1/tournaments/spring/entries/", {"player": player.pk}, format="json")
     assert api.post("/api/v1/tournaments/spring/status/", {"status": "running"}, format="json").status_code == 200
     assert api.post("/api/v1/tournaments/spring/rounds/", format="json").status_code == 201
+    club = api.post("/api/v1/clubs/", {"name": "Home"}, format="json").json()["id"]  # a club, P0 a member
+    assert api.post(f"/api/v1/clubs/{club}/players/", {"player": players[0].pk}, format="json").status_code == 201
     return api, game, players
 
 
@@ -70,6 +72,7 @@ def _writes(game: int, players) -> list[tuple[str, str, dict]]:
         ("put", "/api/v1/tournaments/spring/rounds/1/pairings/", {"pairings": [[p0, p1]], "reason": "r"}),
         ("post", "/api/v1/tournaments/spring/rounds/1/forfeits/", {"board": 1, "winner": p0, "reason": "r"}),
         ("post", "/api/v1/tournaments/spring/results/", {"game": game, "result": "1-0", "reason": "r"}),
+        *_club_writes(p0, p1),
     ]
     from arbitration.rulings.requests import FIELDS
 
@@ -77,6 +80,21 @@ def _writes(game: int, players) -> list[tuple[str, str, dict]]:
         body = {"kind": str(kind), "side": "black", "note": "n", **{name: 1 for name in fields}}
         writes.append(("post", f"/api/v1/games/{game}/rulings/", body))
     return writes
+
+
+def _club_writes(p0: int, p1: int) -> list[tuple[str, str, dict]]:
+    from clubs.models import Club
+
+    club = Club.objects.get(name="Home").pk
+    return [
+        ("post", "/api/v1/clubs/", {"name": "Away", "short_name": "A", "contact": "c", "secretary": "ref"}),
+        ("patch", f"/api/v1/clubs/{club}/", {"name": "Home", "short_name": "H", "contact": "c", "secretary": None}),
+        ("post", f"/api/v1/clubs/{club}/players/", {"player": p1}),
+        ("patch", f"/api/v1/clubs/{club}/players/{p0}/", {"name": "P0", "federation": "F", "federation_id": "1"}),
+        ("delete", f"/api/v1/clubs/{club}/players/{p0}/", {"reason": "r"}),
+        ("post", "/api/v1/rating-lists/import", {"federation": "ACF", "csv": "id,name,rating\n1,P0,1500\n",
+                                                 "dry_run": True, "create_missing": True}),
+    ]
 
 
 def test_every_field_of_every_write_answers_hostile_values_without_a_server_error(world):

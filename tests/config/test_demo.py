@@ -33,13 +33,19 @@ def test_the_master_games_excerpt_covers_the_ballot_deck_and_replays():
 def test_the_demo_is_made_by_the_services_with_lots_ballots_and_real_games():
     logins = demo_seed()
     assert [login.username for login in logins] == (
-        ["director", "referee1", "referee2"] + [f"player{i}" for i in range(1, 9)]
+        ["director", "referee1", "referee2"] + [f"player{i}" for i in range(1, 9)] + ["secretary"]
     )
     passwords = [login.password for login in logins]
     assert len(set(passwords)) == len(passwords)
     for login in logins:
         assert authenticate(username=login.username, password=login.password) is not None
     assert User.objects.get(username="player3").player.name == "Cora Lindqvist"
+    from clubs.models import Club  # the demo players' clubs are records, one with a secretary
+
+    clubs = {c.name: (c.short_name, sorted(c.members.values_list("player__name", flat=True)))
+             for c in Club.objects.all()}
+    assert clubs["Edinburgh DC"] == ("EDC", ["Agnes Calder", "Cora Lindqvist"]) and len(clubs) == 4
+    assert Club.objects.get(name="Edinburgh DC").secretary.username == "secretary"
 
     championship = Tournament.objects.get(slug=DEMO_SLUG)
     assert championship.status == "running" and championship.games_per_match == 2

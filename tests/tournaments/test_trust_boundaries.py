@@ -10,6 +10,9 @@ import pytest
 from rest_framework.test import APIClient
 
 from arbitration.models import LogEntry
+from clubs import services as club_services
+from clubs.models import Club as ClubRecord
+from clubs.models import ClubLog, ClubMember
 from games.models import Game, Move
 from players.models import Player, PlayerClaim, PlayerLog
 from tournaments import services
@@ -26,14 +29,18 @@ class Club:
     arbiter: Any
     players: list[Player]
     games: list[Game]
+    record: Any = None  # the club's record (clubs app), its players members of it
+    secretary: Any = None  # its secretary, who keeps its players
 
 
 def _club(make_user, name: str, *, linked_user: Any = None, clock: dict | None = None) -> Club:
     director = make_user(f"dir_{name}", "director")
     referee = make_user(f"ref_{name}", "referee")
     arbiter = make_user(f"arb_{name}", "referee")
-    players = [services.player_create(acting_user=director, name=f"{name.upper()} Player {i}", rating=2000 - i)
-               for i in range(1, 5)]
+    secretary = make_user(f"sec_{name}", "player")  # the club's record and its secretary (clubs app)
+    record = club_services.club_create(acting_user=director, name=f"Club record {name}", secretary=secretary)
+    players = [services.player_create(acting_user=director, name=f"{name.upper()} Player {i}", rating=2000 - i,
+                                      club=record.name) for i in range(1, 5)]
     if linked_user is not None:
         players[0].user = linked_user
         players[0].save(update_fields=["user"])
@@ -47,7 +54,8 @@ def _club(make_user, name: str, *, linked_user: Any = None, clock: dict | None =
     round_ = services.round_pair(acting_user=director, tournament=tournament)
     services.round_publish(acting_user=director, tournament=tournament, number=round_.number)
     games = list(Game.objects.filter(round=round_).order_by("id"))
-    return Club(Tournament.objects.get(pk=tournament.pk), director, referee, arbiter, players, games)
+    return Club(Tournament.objects.get(pk=tournament.pk), director, referee, arbiter, players, games, record,
+                secretary)
 
 
 @pytest.fixture
@@ -87,6 +95,10 @@ def snapshot() -> dict[str, Any]:
         "entries": list(Entry.objects.order_by("id").values_list("id", "status")),
         "rounds": list(Round.objects.order_by("id").values_list("id", "status")),
         "matches": list(Match.objects.order_by("id").values_list("id", "kind", "player_one_id", "player_two_id")),
+        "clubs": list(ClubRecord.objects.order_by("id").values_list("id", "name", "short_name", "contact",
+                                                                    "secretary_id")),
+        "members": list(ClubMember.objects.order_by("id").values_list("player_id", "club_id")),
+        "club_log": ClubLog.objects.count(),
     }
 
 
@@ -147,6 +159,17 @@ def write_endpoints(club: Club, outsider_player: Player) -> list[tuple[str, str,
          ("page", f"/tournaments/{t}/presence", {"player": player.pk, "present": "no"}),
          ("page", f"/tournaments/players/{player.pk}/unlink", {"reason": "x"}),
          ("page", f"/tournaments/{t}/manage/rounds/1/scoresheets", {"pdn": '[Black "A"]\n[White "B"]\n1. 11-15 1-0'})]
+    if club.record is not None:  # the club's record: its keepers (secretary, registering director) write it
+        c = club.record.pk
+        api += [("patch", f"/api/v1/clubs/{c}/", {"contact": "x", "secretary": None}),
+                ("post", f"/api/v1/clubs/{c}/players/", {"player": outsider_player.pk}),
+                ("patch", f"/api/v1/clubs/{c}/players/{player.pk}/", {"name": "Renamed"}),
+                ("delete", f"/api/v1/clubs/{c}/players/{player.pk}/", {"reason": "x"}),
+                ("post", "/api/v1/rating-lists/import", {"federation": "", "csv": f"id,name,rating\n9,{player.name},1\n",
+                                                         "create_missing": True})]  # an administrator's
+        pages += [("page", f"/clubs/{c}/members/{name}", data) for name, data in [
+            ("add", {"player": outsider_player.pk}), ("change", {"player": player.pk, "name": "Renamed"}),
+            ("remove", {"player": player.pk, "reason": "x"})]]
     claim = PlayerClaim.objects.filter(player__in=club.players, status="pending").first()
     if claim is not None:  # a claim waiting on one of the club's players: its keeper decides, its claimant withdraws
         api += [("post", f"/api/v1/player-claims/{claim.pk}/decision", {"decision": "approve"}),
@@ -162,7 +185,7 @@ def test_every_write_endpoint_refuses_outsiders_players_and_the_public(clubs, cl
     services.player_claim(acting_user=make_user("claimant", "player"), player=a.players[1])  # one waiting
     before = snapshot()
     outsiders = {"outsider director": b.director, "outsider referee": b.referee, "player": player_user,
-                 "public": None}
+                 "outsider club secretary": b.secretary, "public": None}
     for who, user in outsiders.items():
         for method, url, body in write_endpoints(a, b.players[0]):
             if method == "page":
@@ -553,3 +576,24 @@ def test_a_loss_by_delay_is_on_the_tournaments_log(make_user):
     assert response.status_code == 409 and response.json()["error"]["code"] == "game_over"
     row = TournamentLog.objects.get(tournament=club.tournament, kind="game_ruling")
     assert row.actor is None and row.data["ruling"] == "loss_by_delay" and row.data["result"] == "0-1"
+
+
+def test_a_club_secretary_keeps_his_clubs_players_and_writes_nothing_of_its_tournaments(clubs, client):
+    a, b, _ = clubs
+    services.round_pair(acting_user=a.director, tournament=a.tournament)
+    before = snapshot()
+    for method, url, body in write_endpoints(a, b.players[0]):
+        if "/api/v1/clubs/" in url:
+            continue
+        if method == "page":
+            client.force_login(a.secretary)
+            status = client.post(url, body).status_code
+        else:
+            status = getattr(client_for(a.secretary), method)(url, body, format="json").status_code
+        assert status in (403, 404), (method, url, status)
+    assert snapshot() == before
+    player = a.players[1]
+    answer = client_for(a.secretary).patch(f"/api/v1/clubs/{a.record.pk}/players/{player.pk}/",
+                                           {"federation_id": "A-1"}, format="json")
+    assert answer.status_code == 200
+    assert PlayerLog.objects.filter(player=player, actor=a.secretary).count() == 1

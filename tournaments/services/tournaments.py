@@ -12,6 +12,7 @@ from django.utils.text import slugify
 from accounts.roles import Role, is_director, user_roles
 from arbitration.services import game_referee_remove
 from arbitration.timecontrol import ClockControl, ClockControlError
+from clubs.services import club_member_sync, club_name_canonical
 from core.text import control_characters_message
 from games.models import Game, ProgressRule, RuleSet
 from players.models import Player, PlayerLog, player_name_key
@@ -497,7 +498,8 @@ def player_create(*, acting_user: Any, name: str, club: str = "", federation: st
                           "his own account (POST /players/{id}/claim/).", details={"fields": {"user": [
                               "Only an administrator links an account."]}})
     _check_user_free(user, None)
-    player = Player.objects.create(name=name, club=club.strip(), federation=federation.strip(),
+    club = club_name_canonical(club)  # the registered club's spelling (clubs app); the record follows below
+    player = Player.objects.create(name=name, club=club, federation=federation.strip(),
                                    federation_id=federation_id.strip(), rating=rating, user=user)
     PlayerLog.objects.create(player=player, kind=PlayerLog.Kind.CREATED, actor=acting_user,
                              as_administrator=bool(acting_user.is_superuser),
@@ -506,6 +508,7 @@ def player_create(*, acting_user: Any, name: str, club: str = "", federation: st
                                       if name != "user" and _player_value(player, name) not in (None, "")})
     if user is not None:
         player_account_logged(player=player, actor=acting_user, before=None, after=user)
+    club_member_sync(acting_user=acting_user, player=player)
     return player
 
 
@@ -586,6 +589,8 @@ def player_update(*, acting_user: Any, player: Player, **changes: Any) -> Player
     if "name" in changes and not changes["name"]:
         raise InvalidInput.field("name", "A player needs a name.")
     _player_texts_checked(changes)
+    if "club" in changes:
+        changes["club"] = club_name_canonical(changes["club"])
     federation = changes.get("federation", player.federation)
     federation_id = changes.get("federation_id", player.federation_id)
     if federation_id and Player.objects.filter(federation=federation, federation_id=federation_id).exclude(
@@ -609,6 +614,8 @@ def player_update(*, acting_user: Any, player: Player, **changes: Any) -> Player
                                               for name in fields})
         if "user" in changed:
             player_account_logged(player=player, actor=acting_user, before=accounts[0], after=accounts[1])
+        if "club" in changed:
+            club_member_sync(acting_user=acting_user, player=player)
     return player
 
 
