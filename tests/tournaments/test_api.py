@@ -64,7 +64,7 @@ def test_create_a_tournament_with_the_fixed_fields(api, director, make_user):
     assert api.get(f"{BASE}swiss-open/").json()["format"] == "swiss"
 
 
-def test_create_refuses_odd_games_per_match_and_unknown_referees(api):
+def test_create_refuses_3_games_per_match_and_unknown_referees(api):
     error = _error(api.post(BASE, {"name": "X", "slug": "x", "games_per_match": 3}, format="json"), 400,
                    "validation_error")
     assert "games_per_match" in error["details"]["fields"]
