@@ -13,6 +13,7 @@ from tournaments import services
 from tournaments.ballots import ELEVEN_MAN_PDN, deck_of, draw_openings, eleven_man_openings, two_move_openings
 from tournaments.models import Match, Round, Tournament, TournamentLog
 from tournaments.pairing.roundrobin import round_robin
+from tournaments.services.outcomes import standings_rows
 
 from .test_services import finish_games, make_players, play_round, running_tournament
 
@@ -169,13 +170,15 @@ def _same_results(director, score_by: str) -> Tournament:
 
 
 def test_scoring_per_game_against_per_round_on_the_same_results(director):
-    per_round = {r.player: r.points for r in services.standings_rows(_same_results(director, "round"))}
-    per_game_t = _same_results(director, "game")
-    per_game = {r.player: r.points for r in services.standings_rows(per_game_t)}
+    per_round = {r.player: r.points for r in standings_rows(_same_results(director, "round"))}
+    rows = standings_rows(_same_results(director, "game"))
+    per_game = {r.player: r.points for r in rows}
     # Per round, a match won is 2 whether 2-0 or 1.5-0.5; per game, 2 a win and 1 a draw.
     assert sorted(per_round.values()) == [0, 0, 2, 2]
     assert sorted(per_game.values()) == [0, 1, 3, 4]
     assert sum(per_game.values()) == 8  # 4 games of 2 points each
+    hp = {r.points: r.tiebreaks["HP"] for r in rows}
+    assert hp[4] == 0 and hp[3] == 1.5  # a win and a draw (1.5 games) over a player on 1 point
 
 
 def test_settings_of_openings_and_rounds_are_checked_and_logged(director):
@@ -195,6 +198,8 @@ def test_settings_of_openings_and_rounds_are_checked_and_logged(director):
     assert row.data["games_per_match"] == {"before": 2, "after": 4}
     assert row.data["deck"] == {"before": "", "after": "acf-144"}
     services.tournament_status_set(acting_user=director, tournament=tournament, status="registration")
+    for player in make_players(2):
+        services.entry_add(acting_user=director, tournament=tournament, player=player)
     services.tournament_status_set(acting_user=director, tournament=tournament, status="running")
     with pytest.raises(services.InvalidInput) as info:
         services.tournament_update(acting_user=director, tournament=Tournament.objects.get(pk=tournament.pk),
