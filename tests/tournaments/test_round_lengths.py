@@ -205,3 +205,32 @@ def test_settings_of_openings_and_rounds_are_checked_and_logged(director):
         services.tournament_update(acting_user=director, tournament=Tournament.objects.get(pk=tournament.pk),
                                    games_per_match=2)
     assert "games_per_match" in info.value.details["fields"]
+
+
+def test_the_forms_set_the_deck_and_the_round_length(director):
+    from django.test import Client
+
+    client = Client()
+    client.force_login(director)
+    response = client.post("/tournaments/manage/", {
+        "name": "Nationals Masters", "slug": "masters", "format": "round_robin", "games_per_match": "4",
+        "score_by": "game", "opening": "three-move-ballot", "deck": "computer-tough", "deck_name": "Masters' deck",
+        "deck_barred": "5, 12", "deck_added": "3", "rule_set": "standard", "progress_rule": "forty-move-notice",
+        "clock": "none",
+    })
+    assert response.status_code == 302, response.content.decode()[:2000]
+    t = Tournament.objects.get(slug="masters")
+    assert (t.games_per_match, t.score_by, t.deck, t.deck_name, t.deck_barred, t.deck_added) == \
+        (4, "game", "computer-tough", "Masters' deck", [5, 12], [3])
+    page = client.get("/tournaments/masters/manage/").content.decode()
+    assert 'data-testid="openings-form"' in page and 'value="5, 12"' in page
+    response = client.post("/tournaments/masters/manage/openings", {
+        "opening": "eleven-man-ballot", "deck": "", "games_per_match": "1", "score_by": "round",
+        "deck_barred": "", "deck_added": ""}, follow=True)
+    t.refresh_from_db()
+    assert (t.opening, t.games_per_match, t.deck_barred) == ("eleven-man-ballot", 1, [])
+    response = client.post("/tournaments/masters/manage/openings", {
+        "opening": "two-move-ballot", "deck": "", "games_per_match": "2", "score_by": "round",
+        "deck_barred": "seven", "deck_added": ""}, follow=True)
+    assert "deck_barred" in response.content.decode()
+    assert Tournament.objects.get(slug="masters").opening == "eleven-man-ballot"
