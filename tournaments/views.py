@@ -129,7 +129,8 @@ class OpeningsForm(forms.Form):
     deck_added = forms.CharField(max_length=400, required=False,
                                  help_text="Opening numbers added from the same list (a barred ACF opening, say).")
     games_per_match = forms.TypedChoiceField(choices=GAMES_CHOICES, coerce=int, initial=2, label="Games a round")
-    score_by = forms.ChoiceField(choices=Tournament.ScoreBy.choices, label="Scored")
+    score_by = forms.ChoiceField(choices=Tournament.ScoreBy.choices, label="Scored", required=False,
+                                 help_text="Empty: per round.")
 
 
 def openings_values(data: dict[str, Any]) -> dict[str, Any]:
@@ -137,7 +138,7 @@ def openings_values(data: dict[str, Any]) -> dict[str, Any]:
     return {"opening": data["opening"], "deck": data.get("deck") or "", "deck_name": data.get("deck_name") or "",
             "deck_barred": _numbers(data.get("deck_barred", ""), "deck_barred"),
             "deck_added": _numbers(data.get("deck_added", ""), "deck_added"),
-            "games_per_match": data["games_per_match"], "score_by": data["score_by"]}
+            "games_per_match": data["games_per_match"], "score_by": data.get("score_by") or Tournament.ScoreBy.ROUND}
 
 
 class TournamentForm(OpeningsForm, ClockForm):

@@ -12,6 +12,7 @@ from games.rules import Position
 from tournaments import services
 from tournaments.ballots import ELEVEN_MAN_PDN, deck_of, draw_openings, eleven_man_openings, two_move_openings
 from tournaments.models import Match, Round, Tournament, TournamentLog
+from tournaments.pairing.colours import initial_colour_lots
 from tournaments.pairing.roundrobin import round_robin
 from tournaments.services.outcomes import standings_rows
 
@@ -119,13 +120,17 @@ def test_a_swiss_of_single_games_gives_the_colours_by_the_dutch_rules(director):
                                     opening="go-as-you-please")
     first = play_round(director, tournament)
     note = next(n for n in first.explanation if "Dutch" in n)
-    assert re.search(r"lots, seed \d+", note)
+    seed = re.search(r"lots, seed (\d+)", note).group(1)
+    paired = TournamentLog.objects.get(tournament=tournament, kind="round_paired", data__round=1)
+    assert paired.data["colour_lots_seed"] == seed  # the lots for the top seed's colour are on the log
     colour = {}
     for match in Match.objects.filter(round=first):
         assert match.lots_seed == ""
         [game] = _games(match)
         colour[game.black_id], colour[game.white_id] = "B", "W"
     assert sorted(colour.values()) == ["B"] * 4 + ["W"] * 4
+    top = tournament.entries.get(seed=1).player_id
+    assert colour[top] == initial_colour_lots(int(seed))  # the top seed has the colour the lots gave him
     second = _publish(director, tournament)
     for match in Match.objects.filter(round=second, kind="played"):
         [game] = _games(match)

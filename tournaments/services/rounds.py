@@ -9,6 +9,7 @@ twice with colours reversed; each ballot keeps its seed and its place in the dra
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.db import transaction
@@ -165,6 +166,10 @@ def _pairings_for(tournament: Tournament, number: int) -> tuple[list[pure.Pairin
         raise PairingUnavailable(str(error)) from error
 
 
+#: How a round's note names the lots for the top seed's colour (``_single_game_colours``), read back for the log.
+COLOUR_LOTS = re.compile(r"\(lots, seed (\d+)\)")
+
+
 def _single_game_colours(tournament: Tournament, number: int, pairings: list[pure.Pairing],
                          players: list[pure.SwissPlayer],
                          colours: dict[int, list[str]]) -> tuple[list[pure.Pairing], str]:
@@ -268,9 +273,11 @@ def _round_pair(*, acting_user: Any, tournament: Tournament,
     round_ = Round.objects.create(tournament=tournament, number=number, status=Round.Status.PREVIEW,
                                   explanation=notes, created_at=timezone.now())
     _matches_create(tournament, round_, pairings, forfeits=forfeits)
+    colour_lots = [int(m.group(1)) for note in notes if (m := COLOUR_LOTS.search(note))]
     log_write(tournament=tournament, kind=TournamentLog.Kind.ROUND_PAIRED, actor=acting_user,
               data={"round": number, "pairings": [[p.one, p.two] for p in pairings],
-                    **({"absent": sorted(away), "absent_policy": absent} if away else {})})
+                    **({"absent": sorted(away), "absent_policy": absent} if away else {}),
+                    **({"colour_lots_seed": str(colour_lots[0])} if colour_lots else {})})
     return round_, (0, [])
 
 
