@@ -2,9 +2,11 @@
 adding a 2-game block to a tied knockout match.
 
 Lots for colour are cast when a round is published, which is when its matches start (Law 6);
-the seed and the outcome are kept on the match. With the 3-move ballot, the openings are drawn
-(``tournaments.ballots.draw_ballots``) from those not yet used in the tournament, each played
-twice with colours reversed; each ballot keeps its seed and its place in the draws.
+the seed and the outcome are kept on the match. A round of one game in a Swiss or a round robin
+takes its colours from the format's rules when it is paired (docs/openings.md). With a ballot,
+the openings are drawn from the tournament's deck (``tournaments.ballots.draw_openings``) among
+those not yet used in the tournament, each played twice with colours reversed; each keeps its
+deck, its seed and its place in the draws.
 """
 
 from __future__ import annotations
