@@ -51,15 +51,16 @@ class GamePlan:
 def plan_match(lots: Lots, *, games: int = 2, ballots: Sequence[Ballot] | None = None) -> list[GamePlan]:
     """Returns the games of a match: colours alternate from the lots (Laws 6, 26).
 
-    A match is an even number of games so each player has the first move equally often. With
-    the 3-move ballot, ``ballots`` holds ``games // 2`` openings: each is played twice in a row
-    with colours reversed, from the position after its three moves. Without ballots
-    (go-as-you-please) every game starts from the initial position.
+    A match is an even number of games so each player has the first move equally often (a
+    round of one game, 1, takes its colour from the round's rule). With a ballot, ``ballots``
+    holds ``games // 2`` openings (one for a single game): each is played twice in a row with
+    colours reversed, from the position it makes. Without ballots (go-as-you-please) every
+    game starts from the initial position.
     """
-    if games < 2 or games % 2:
-        raise ValueError(f"a match is an even number of games, got {games}")
-    if ballots is not None and len(ballots) != games // 2:
-        raise ValueError(f"{games} games need {games // 2} ballots, got {len(ballots)}")
+    if games != 1 and (games < 2 or games % 2):
+        raise ValueError(f"a match is one game or an even number of games, got {games}")
+    if ballots is not None and len(ballots) != max(games // 2, 1):
+        raise ValueError(f"{games} games need {max(games // 2, 1)} ballots, got {len(ballots)}")
     plan = []
     for k in range(games):
         black, white = (

@@ -6,7 +6,6 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
-from django.db.models.functions import Mod
 from django.utils import timezone
 
 from arbitration.models import AppendOnlyError
@@ -31,6 +30,12 @@ class Tournament(models.Model):
     class Opening(models.TextChoices):
         GO_AS_YOU_PLEASE = "go-as-you-please", "Go as you please"
         THREE_MOVE_BALLOT = "three-move-ballot", "3-move ballot"
+        TWO_MOVE_BALLOT = "two-move-ballot", "2-move restriction"
+        ELEVEN_MAN_BALLOT = "eleven-man-ballot", "11-man ballot"
+
+    class ScoreBy(models.TextChoices):
+        ROUND = "round", "Per round (the match result)"
+        GAME = "game", "Per game (each game scores a win, a draw or a loss)"
 
     name = models.CharField(max_length=200)
     slug = models.SlugField(max_length=80, unique=True)
@@ -64,7 +69,20 @@ class Tournament(models.Model):
         help_text="The games' time control (arbitration.timecontrol.ClockControl as JSON); empty: no clock.",
     )
     opening = models.CharField(max_length=24, choices=Opening.choices, default=Opening.THREE_MOVE_BALLOT)
-    games_per_match = models.PositiveSmallIntegerField(default=2)
+    deck = models.CharField(
+        max_length=24, blank=True,
+        help_text="3-move ballot: the deck drawn from (tournaments.ballots.BASE_DECKS; empty: the ACF deck of 156).",
+    )
+    deck_name = models.CharField(max_length=80, blank=True, help_text="The organiser's name for his deck "
+                                 "(\"Masters' deck\"); empty: the base deck's.")
+    deck_barred = models.JSONField(default=list, blank=True, help_text="Opening numbers barred from the deck.")
+    deck_added = models.JSONField(default=list, blank=True, help_text="Opening numbers (of the same list) added to it.")
+    games_per_match = models.PositiveSmallIntegerField(
+        default=2, help_text="Games a round: 1, 2 or 4 (2 or 4: each opening played twice, colours reversed).",
+    )
+    score_by = models.CharField(max_length=8, choices=ScoreBy.choices, default=ScoreBy.ROUND,
+                                help_text="Per round (match points for the match) or per game (match points "
+                                "for each game).")
     match_points_win = models.PositiveSmallIntegerField(default=2)
     match_points_draw = models.PositiveSmallIntegerField(default=1)
     match_points_loss = models.PositiveSmallIntegerField(default=0)
@@ -89,10 +107,8 @@ class Tournament(models.Model):
                 | models.Q(end_date__gte=models.F("start_date")),
                 name="tournament_ends_after_start",
             ),
-            models.CheckConstraint(condition=models.Q(games_per_match__gte=2), name="tournament_games_per_match_min_2"),
-            models.CheckConstraint(
-                condition=models.lookups.Exact(Mod("games_per_match", 2), 0), name="tournament_games_per_match_even",
-            ),
+            models.CheckConstraint(condition=models.Q(games_per_match__in=(1, 2, 4)),
+                                   name="tournament_games_per_match_1_2_4"),
             models.CheckConstraint(
                 condition=models.Q(match_points_win__gte=models.F("match_points_draw"))
                 & models.Q(match_points_draw__gte=models.F("match_points_loss")),
@@ -171,12 +187,14 @@ class Round(models.Model):
 
 
 class Match(models.Model):
-    """A pairing of a round: an even number of games between two players (Law 26), or a bye.
+    """A pairing of a round: 1, 2 or 4 games between two players (Law 26 asks an even number), or a bye.
 
-    Lots are cast once, at the start of the match, for colour (Law 6): ``lots_seed`` and
-    ``first_black`` (who has Black in game 1) record the draw; colours then alternate. With the
-    3-move ballot, ``ballots`` holds the openings drawn (each played twice, colours reversed)
-    and ``ballot_seed`` the seed they were drawn with.
+    In a match of 2 or 4 games lots are cast once, at its start, for colour (Law 6):
+    ``lots_seed`` and ``first_black`` (who has Black in game 1) record the draw; colours then
+    alternate. A round of one game takes its colour from the format's rules (the Swiss colour
+    allocation, the Berger table) and records no lots; a knockout's single game takes lots.
+    With a ballot, ``ballots`` holds the openings drawn (each played twice, colours reversed,
+    except in a one-game round) and ``ballot_seed`` the seed they were drawn with.
     """
 
     class Kind(models.TextChoices):
@@ -212,8 +230,7 @@ class Match(models.Model):
                 | (~models.Q(kind="bye") & models.Q(player_two__isnull=False)),
                 name="match_bye_iff_no_opponent",
             ),
-            models.CheckConstraint(condition=models.lookups.Exact(Mod("games_planned", 2), 0),
-                                   name="match_games_planned_even"),
+            models.CheckConstraint(condition=models.Q(games_planned__in=(1, 2, 4)), name="match_games_planned_1_2_4"),
         ]
 
     def __str__(self) -> str:

@@ -189,7 +189,7 @@ class TournamentSerializer(serializers.ModelSerializer):
     class Meta:
         model = Tournament
         fields = ["id", "name", "slug", "format", "rounds", "rule_set", "progress_rule", "opening",
-                  "games_per_match", "scoring", "tiebreaks", "rated", "clock", "clock_control", "knockout_extra_blocks",
+                  "deck", "deck_name", "deck_barred", "deck_added", "games_per_match", "score_by", "scoring", "tiebreaks", "rated", "clock", "clock_control", "knockout_extra_blocks",
                   "venue", "start_date", "end_date", "status", "directors", "referees", "arbiters",
                   "appeal_window_minutes", "log_head"]
         read_only_fields = fields
@@ -243,15 +243,42 @@ def _note(**options: Any) -> serializers.CharField:
     return serializers.CharField(max_length=NOTE_MAX_LENGTH, **options)
 
 
+#: The largest opening number a deck may name (the 11-man ballot has 2,400).
+MAX_OPENING_NUMBER = 2400
+
+
+def _deck(**options: Any) -> serializers.CharField:
+    return serializers.CharField(max_length=24, allow_blank=True, default="", help_text=(
+        "The deck the ballot draws from: acf (the ACF 3-move deck of 156), acf-144, computer-tough (50), two-move, "
+        "eleven-man; empty: the opening's own (docs/openings.md)."), **options)
+
+
+def _deck_name(**options: Any) -> serializers.CharField:
+    return serializers.CharField(max_length=80, allow_blank=True, default="", validators=[no_control_characters],
+                                 help_text="The organiser's name for his deck (\"Masters' deck\").", **options)
+
+
+def _deck_numbers(help_text: str, **options: Any) -> serializers.ListField:
+    return serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=MAX_OPENING_NUMBER),
+                                 max_length=MAX_OPENING_NUMBER, default=list, help_text=help_text, **options)
+
+
 class TournamentCreateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=200, validators=[no_control_characters])
     slug = serializers.SlugField(max_length=80, required=False, allow_blank=True, default="")
     format = serializers.ChoiceField(choices=Tournament.Format.choices, default=Tournament.Format.ROUND_ROBIN)
     rounds = serializers.IntegerField(min_value=1, max_value=MAX_ROUNDS, required=False, allow_null=True, default=None,
                                       help_text="The number of rounds of a Swiss.")
-    games_per_match = serializers.IntegerField(min_value=2, max_value=MAX_GAMES_PER_MATCH, default=2,
-                                               help_text="Even: 2, 4, ...")
+    games_per_match = serializers.IntegerField(min_value=1, max_value=MAX_GAMES_PER_MATCH, default=2,
+                                               help_text="Games a round: 1, 2 or 4 (2 or 4: each opening twice, "
+                                                         "colours reversed).")
     opening = serializers.ChoiceField(choices=Tournament.Opening.choices, default=Tournament.Opening.THREE_MOVE_BALLOT)
+    deck = _deck()
+    deck_name = _deck_name()
+    deck_barred = _deck_numbers("Opening numbers barred from the deck.")
+    deck_added = _deck_numbers("Opening numbers (of the deck's list) added to it.")
+    score_by = serializers.ChoiceField(choices=Tournament.ScoreBy.choices, default=Tournament.ScoreBy.ROUND,
+                                       help_text="round: match points for each round; game: for each game.")
     rule_set = serializers.ChoiceField(choices=RuleSet.choices, default=RuleSet.STANDARD)
     progress_rule = serializers.ChoiceField(choices=ProgressRule.choices, default=ProgressRule.FORTY_MOVE_NOTICE)
     referees = _usernames(required=False, default=list)
@@ -278,8 +305,8 @@ class TournamentCreateSerializer(serializers.Serializer):
                   "published.")
 
     def validate_games_per_match(self, value: int) -> int:
-        if value % 2:
-            raise serializers.ValidationError("A match is an even number of games (Law 26): 2, 4, ...")
+        if value not in (1, 2, 4):
+            raise serializers.ValidationError("1, 2 or 4 games a round (2 or 4: each opening twice, colours reversed).")
         return value
 
     def service_kwargs(self) -> dict[str, Any]:
@@ -311,6 +338,16 @@ class TournamentUpdateSerializer(serializers.Serializer):
     rated = serializers.BooleanField(required=False)
     appeal_window_minutes = serializers.IntegerField(min_value=1, max_value=MAX_APPEAL_WINDOW_MINUTES, required=False,
                                                      allow_null=True)
+    opening = serializers.ChoiceField(choices=Tournament.Opening.choices, required=False)
+    deck = serializers.CharField(max_length=24, allow_blank=True, required=False, help_text="As on creation.")
+    deck_name = serializers.CharField(max_length=80, allow_blank=True, required=False,
+                                      validators=[no_control_characters])
+    deck_barred = serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=MAX_OPENING_NUMBER),
+                                        max_length=MAX_OPENING_NUMBER, required=False)
+    deck_added = serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=MAX_OPENING_NUMBER),
+                                       max_length=MAX_OPENING_NUMBER, required=False)
+    games_per_match = serializers.ChoiceField(choices=[1, 2, 4], required=False)
+    score_by = serializers.ChoiceField(choices=Tournament.ScoreBy.choices, required=False)
     reason = _note(required=False, allow_blank=True, default="")
 
     def service_kwargs(self) -> dict[str, Any]:
@@ -426,8 +463,12 @@ class LotsSerializer(serializers.Serializer):
 
 
 class BallotSerializer(serializers.Serializer):
+    kind = serializers.CharField(default="three-move", help_text="three-move, two-move or eleven-man.")
+    deck = serializers.CharField(default="acf", help_text="The deck drawn from: its base, -barred, +added numbers.")
     number = serializers.IntegerField()
     moves = serializers.CharField()
+    removed = serializers.ListField(child=serializers.IntegerField(), default=list,
+                                    help_text="11-man ballot: the black and the white man removed first.")
     fen = serializers.CharField()
     seed = serializers.CharField()
     index = serializers.IntegerField()

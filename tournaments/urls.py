@@ -32,6 +32,7 @@ urlpatterns = [
     path("<slug:slug>/manage/game-referees", views.manage_game_referees, name="manage-game-referees"),
     path("<slug:slug>/manage/arbiters", views.manage_arbiters, name="manage-arbiters"),
     path("<slug:slug>/manage/clock", views.manage_clock, name="manage-clock"),
+    path("<slug:slug>/manage/openings", views.manage_openings, name="manage-openings"),
     path("<slug:slug>/manage/entries", views.manage_entry_add, name="manage-entry-add"),
     path("<slug:slug>/manage/players", views.manage_player_add, name="manage-player-add"),
     path("<slug:slug>/manage/withdraw", views.manage_withdraw, name="manage-withdraw"),

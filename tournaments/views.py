@@ -33,7 +33,7 @@ from tournaments import selectors, services
 from tournaments.log import round_published_head, tournament_head_text
 from tournaments.models import Entry, Round, Tournament
 from tournaments.scoring.tiebreaks import CATALOGUE, name_of
-from tournaments.serializers import MAX_GAMES_PER_MATCH, MAX_PAIRINGS, MAX_ROUNDS
+from tournaments.serializers import MAX_PAIRINGS, MAX_ROUNDS
 from tournaments.svg import position_svg, rating_chart_svg
 
 # --- forms --------------------------------------------------------------------------------------
@@ -102,17 +102,54 @@ STATUS_NOW = {
 }
 
 
-class TournamentForm(ClockForm):
-    field_order = ["name", "slug", "format", "rounds", "games_per_match", "opening", "rule_set", "progress_rule",
+#: The decks a form offers (docs/openings.md).
+DECK_CHOICES = [("", "The opening's own deck"), ("acf", "ACF 3-move deck (156)"),
+                ("acf-144", "ACF 3-move deck of 144 (crossboard)"), ("computer-tough", "Computer tough deck (50)"),
+                ("two-move", "2-move restriction (43)"), ("eleven-man", "11-man ballot (2,400)")]
+GAMES_CHOICES = [(1, "1 game"), (2, "2 games (one opening, colours reversed)"),
+                 (4, "4 games (two openings, each twice, colours reversed)")]
+
+
+def _numbers(text: str, field: str) -> list[int]:
+    """Reads opening numbers typed as "3, 13 26"."""
+    words = [w for w in re.split(r"[\s,;]+", text or "") if w]
+    if not all(w.isdigit() and len(w) <= 5 for w in words):
+        raise services.InvalidInput.field(field, "Opening numbers, separated by commas.")
+    return [int(w) for w in words]
+
+
+class OpeningsForm(forms.Form):
+    """The openings, deck and round length of a tournament (set before it runs)."""
+
+    opening = forms.ChoiceField(choices=Tournament.Opening.choices)
+    deck = forms.ChoiceField(choices=DECK_CHOICES, required=False)
+    deck_name = forms.CharField(max_length=80, required=False, validators=[no_control_characters],
+                                help_text="Your name for the deck, e.g. Masters' deck.")
+    deck_barred = forms.CharField(max_length=400, required=False, help_text="Opening numbers barred, e.g. 5, 12.")
+    deck_added = forms.CharField(max_length=400, required=False,
+                                 help_text="Opening numbers added from the same list (a barred ACF opening, say).")
+    games_per_match = forms.TypedChoiceField(choices=GAMES_CHOICES, coerce=int, initial=2, label="Games a round")
+    score_by = forms.ChoiceField(choices=Tournament.ScoreBy.choices, label="Scored", required=False,
+                                 help_text="Empty: per round.")
+
+
+def openings_values(data: dict[str, Any]) -> dict[str, Any]:
+    """Returns an OpeningsForm's cleaned data as the services take it."""
+    return {"opening": data["opening"], "deck": data.get("deck") or "", "deck_name": data.get("deck_name") or "",
+            "deck_barred": _numbers(data.get("deck_barred", ""), "deck_barred"),
+            "deck_added": _numbers(data.get("deck_added", ""), "deck_added"),
+            "games_per_match": data["games_per_match"], "score_by": data.get("score_by") or Tournament.ScoreBy.ROUND}
+
+
+class TournamentForm(OpeningsForm, ClockForm):
+    field_order = ["name", "slug", "format", "rounds", "games_per_match", "score_by", "opening", "deck", "deck_name",
+                   "deck_barred", "deck_added", "rule_set", "progress_rule",
                    "venue", "start_date", "end_date", "rated", "referees", "tiebreaks"]  # then the clock
 
     name = forms.CharField(max_length=200, validators=[no_control_characters])
     slug = forms.SlugField(max_length=80, required=False, help_text="Empty: made from the name.")
     format = forms.ChoiceField(choices=Tournament.Format.choices)
     rounds = forms.IntegerField(min_value=1, max_value=MAX_ROUNDS, required=False, help_text="Swiss only.")
-    games_per_match = forms.IntegerField(min_value=2, max_value=MAX_GAMES_PER_MATCH, initial=2,
-                                         help_text="Even: 2, 4, ...")
-    opening = forms.ChoiceField(choices=Tournament.Opening.choices)
     rule_set = forms.ChoiceField(choices=RuleSet.choices)
     progress_rule = forms.ChoiceField(choices=ProgressRule.choices)
     venue = forms.CharField(max_length=200, required=False, validators=[no_control_characters])
@@ -455,7 +492,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         try:
             tournament = services.tournament_create(
                 acting_user=request.user, name=data["name"], slug=data["slug"] or "", format=data["format"],
-                round_count=data["rounds"], games_per_match=data["games_per_match"], opening=data["opening"],
+                round_count=data["rounds"], **openings_values(data),
                 rule_set=data["rule_set"], progress_rule=data["progress_rule"], venue=data["venue"],
                 start_date=data["start_date"], end_date=data["end_date"], rated=data["rated"],
                 referees=_usernames(data["referees"]), tiebreaks=data["tiebreaks"] or None,
@@ -508,6 +545,11 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
         "log": selectors.tournament_log(tournament), "standings": selectors.standings(tournament),
         "results": [choice for choice in Game.Result.choices],
         "clock_form": ClockForm(initial=_clock_initial(tournament.clock_control)),
+        "openings_form": OpeningsForm(initial={
+            "opening": tournament.opening, "deck": tournament.deck, "deck_name": tournament.deck_name,
+            "deck_barred": ", ".join(map(str, tournament.deck_barred or [])),
+            "deck_added": ", ".join(map(str, tournament.deck_added or [])),
+            "games_per_match": tournament.games_per_match, "score_by": tournament.score_by}),
         "clock_text": clock_text(tournament.clock_control),
     })
 
@@ -568,6 +610,18 @@ def manage_clock(request: HttpRequest, slug: str) -> HttpResponse:
                                        clock_control=_clock_from(cleaned),
                                        reason=request.POST.get("reason", ""))
         return f"Clock: {clock_text(t.clock_control)}; the games of rounds published from now on get it."
+    return _act(request, slug, act)
+
+
+@login_required
+@require_POST
+def manage_openings(request: HttpRequest, slug: str) -> HttpResponse:
+    def act(t: Tournament) -> str:
+        cleaned = _cleaned(OpeningsForm(request.POST), "The openings form")
+        t = services.tournament_update(acting_user=request.user, tournament=t, reason=request.POST.get("reason", ""),
+                                       **openings_values(cleaned))
+        return (f"Openings: {t.get_opening_display()}; {t.games_per_match} game(s) a round, scored "
+                f"{t.get_score_by_display().lower()}.")
     return _act(request, slug, act)
 
 

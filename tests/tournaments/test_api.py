@@ -64,7 +64,7 @@ def test_create_a_tournament_with_the_fixed_fields(api, director, make_user):
     assert api.get(f"{BASE}swiss-open/").json()["format"] == "swiss"
 
 
-def test_create_refuses_odd_games_per_match_and_unknown_referees(api):
+def test_create_refuses_3_games_per_match_and_unknown_referees(api):
     error = _error(api.post(BASE, {"name": "X", "slug": "x", "games_per_match": 3}, format="json"), 400,
                    "validation_error")
     assert "games_per_match" in error["details"]["fields"]
@@ -303,3 +303,28 @@ def test_a_players_rating_history_is_readable(api):
     assert row["rating_before"] == players[0].rating and row["rating_after"] > row["rating_before"]
     assert row["deviation_after"] < row["deviation_before"]
     assert _client().get("/api/v1/players/999999/ratings/").status_code == 404
+
+
+def test_decks_and_round_lengths_through_the_api(api):
+    body = {"name": "Masters", "slug": "masters", "opening": "three-move-ballot", "deck": "computer-tough",
+            "deck_name": "Masters' deck", "deck_barred": [5], "deck_added": [3], "games_per_match": 4,
+            "score_by": "game"}
+    created = api.post(BASE, body, format="json")
+    assert created.status_code == 201, created.content
+    shown = api.get(f"{BASE}masters/").json()
+    assert {k: shown[k] for k in ("deck", "deck_name", "deck_barred", "deck_added", "games_per_match", "score_by")} \
+        == {"deck": "computer-tough", "deck_name": "Masters' deck", "deck_barred": [5], "deck_added": [3],
+            "games_per_match": 4, "score_by": "game"}
+    error = _error(api.post(BASE, {"name": "Y", "slug": "y", "opening": "eleven-man-ballot", "deck": "acf"},
+                            format="json"), 400, "validation_error")
+    assert "deck" in error["details"]["fields"]
+    error = _error(api.post(BASE, {"name": "Y", "slug": "y", "deck": "no-such-deck"}, format="json"), 400,
+                   "validation_error")
+    assert "deck" in error["details"]["fields"]
+    assert api.patch(f"{BASE}masters/", {"games_per_match": 1, "opening": "two-move-ballot", "deck": ""},
+                     format="json").status_code == 200
+    _error(api.patch(f"{BASE}masters/", {"games_per_match": 3}, format="json"), 400, "validation_error")
+    row = TournamentLog.objects.filter(tournament__slug="masters", kind="settings_changed").latest("id")
+    assert row.data["opening"] == {"before": "three-move-ballot", "after": "two-move-ballot"}
+    assert row.data["games_per_match"] == {"before": 4, "after": 1}
+    assert Tournament.objects.get(slug="masters").deck == ""

@@ -37,10 +37,15 @@ def test_each_ballot_is_played_twice_with_colours_reversed():
     assert plan[0].start_fen == ballot(1).fen
 
 
-@pytest.mark.parametrize("games", [0, 1, 3])
-def test_a_match_is_an_even_number_of_games(games):
+@pytest.mark.parametrize("games", [0, 3, 5])
+def test_a_match_is_one_game_or_an_even_number_of_games(games):
     with pytest.raises(ValueError, match="even"):
         plan_match(cast_lots(1, 2, 0), games=games)
+
+
+def test_a_single_game_has_one_opening_of_its_own():
+    [game] = plan_match(cast_lots(1, 2, 0), games=1, ballots=[ballot(8)])
+    assert game.ballot == ballot(8) and game.start_fen == ballot(8).fen
 
 
 def test_ballots_must_match_the_number_of_games():

@@ -17,9 +17,14 @@ def _round() -> tuple[Round, Player, Player]:
             Player.objects.create(name="B"))
 
 
-@pytest.mark.parametrize("games", [0, 1, 3, 5])
-def test_games_per_match_is_even_and_at_least_two(games):
+@pytest.mark.parametrize("games", [0, 3, 5, 6])
+def test_games_per_match_is_1_2_or_4(games):
     with pytest.raises(IntegrityError), transaction.atomic():
+        Tournament.objects.create(name="T", slug=f"t{games}", games_per_match=games)
+
+
+def test_rounds_of_1_2_and_4_games_are_allowed():
+    for games in (1, 2, 4):
         Tournament.objects.create(name="T", slug=f"t{games}", games_per_match=games)
 
 
@@ -46,7 +51,7 @@ def test_a_player_does_not_meet_himself_and_boards_are_unique():
         Match.objects.create(round=round_, board=1, player_one=b, player_two=a)
 
 
-def test_a_match_has_an_even_number_of_games():
+def test_a_match_has_1_2_or_4_games():
     round_, a, b = _round()
     with pytest.raises(IntegrityError), transaction.atomic():
         Match.objects.create(round=round_, board=1, player_one=a, player_two=b, games_planned=3)

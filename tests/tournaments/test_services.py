@@ -69,13 +69,13 @@ def test_only_directors_create(player_user, referee):
             services.tournament_create(acting_user=user, name="X", slug="x")
 
 
-def test_games_per_match_must_be_even(director):
+def test_games_per_match_must_be_1_2_or_4(director):
     with pytest.raises(services.InvalidInput) as info:
         services.tournament_create(acting_user=director, name="X", slug="x", games_per_match=3)
     assert "games_per_match" in info.value.details["fields"]
 
 
-def test_database_refuses_an_odd_number_of_games(director):
+def test_database_refuses_3_games_a_round(director):
     from django.db import IntegrityError
 
     with pytest.raises(IntegrityError):

@@ -69,7 +69,8 @@ def test_dashboard_refusals_come_back_as_messages(director):
     response = client.post("/tournaments/manage/", {"name": "Odd", "slug": "odd", "format": "round_robin",
                                                     "games_per_match": "3", "opening": "go-as-you-please",
                                                     "rule_set": "standard", "progress_rule": "forty-move-notice"})
-    assert response.status_code == 200 and "even number" in response.content.decode()
+    assert response.status_code == 200 and "3 is not one of the available choices" in response.content.decode()
+    assert not Tournament.objects.filter(slug="odd").exists()
 
 
 def test_dashboard_registers_a_new_player_and_corrects_a_result(director):

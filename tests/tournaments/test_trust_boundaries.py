@@ -89,7 +89,8 @@ def snapshot() -> dict[str, Any]:
         "referees": list(Game.referees.through.objects.order_by("id").values_list("game_id", "user_id")),
         "players": list(Player.objects.order_by("id").values_list("id", "name", "club", "rating", "user_id")),
         "tournaments": list(Tournament.objects.order_by("id").values_list("id", "name", "status",
-                                                                         "appeal_window_minutes")),
+                                                                         "appeal_window_minutes", "opening", "deck",
+                                                                         "games_per_match", "score_by")),
         "staff": [sorted(t.referees.values_list("id", flat=True)) + sorted(t.arbiters.values_list("id", flat=True))
                   for t in Tournament.objects.order_by("id")],
         "entries": list(Entry.objects.order_by("id").values_list("id", "status")),
@@ -115,6 +116,7 @@ def write_endpoints(club: Club, outsider_player: Player) -> list[tuple[str, str,
     api = [
         ("patch", f"/api/v1/players/{player.pk}/", {"name": "Renamed", "rating": 1, "club": "Other"}),
         ("patch", f"{slug_api}/", {"name": "Renamed"}),
+        ("patch", f"{slug_api}/", {"games_per_match": 4, "score_by": "game", "deck": "computer-tough"}),
         ("post", f"{slug_api}/entries/", {"player": outsider_player.pk}),
         ("delete", f"{slug_api}/entries/{player.pk}/", {"reason": "x"}),
         ("post", f"{slug_api}/status/", {"status": "finished"}),
@@ -147,6 +149,7 @@ def write_endpoints(club: Club, outsider_player: Player) -> list[tuple[str, str,
     pages = [
         ("page", f"/tournaments/{t}/manage/{name}", data) for name, data in [
             ("status", {"status": "finished"}), ("clock", {"control": "none"}), ("referees", {"referees": ""}),
+            ("openings", {"opening": "two-move-ballot", "games_per_match": "4", "score_by": "game"}),
             ("game-referees", {"game": game.pk, "referees": ""}), ("arbiters", {"arbiters": ""}),
             ("entries", {"player": outsider_player.pk}), ("players", {"name": "New"}),
             ("withdraw", {"player": player.pk}), ("rounds", {}),

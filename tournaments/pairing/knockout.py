@@ -107,15 +107,15 @@ def decide_knockout_match(
     """Decides a knockout match between ``a`` and ``b`` from its game results.
 
     ``games`` holds ``a``'s points in each game played (1, 0.5, 0), in order: the regular games
-    first, then 2-game tie-break blocks. The match is decided by the first complete stage
+    (one, or an even number) first, then 2-game tie-break blocks. The match is decided by the first complete stage
     (regular games, then each block) after which the totals differ. Under ``blocks`` a tie
     means another block; under ``blocks-then-lots`` at most ``max_blocks`` blocks, then lots
     from ``seed``; under ``lots`` lots at once. Lots use ``random.Random(seed)``, so the
     recorded seed reproduces them.
     """
     rule = TieBreak(tie_break)
-    if games_per_match < 2 or games_per_match % 2:
-        raise ValueError("a match is an even number of games")
+    if games_per_match != 1 and (games_per_match < 2 or games_per_match % 2):
+        raise ValueError("a match is one game or an even number of games")
     if any(g not in (0, 0.5, 1) for g in games):
         raise ValueError("a game result is 1, 0.5 or 0 for the first player")
     played = len(games)

@@ -10,10 +10,13 @@ Conventions (documented choices):
 - Every round up to the last one played is a round of every player's record: a round he was
   not paired in (absent, left out after check-in, entered late, withdrawn) is a voluntarily
   unplayed round with no points. A round whose match is still being played is left out.
+- Scored per game (``Scoring.per_game``), a played match gives each player points for each of
+  its games (2 a win, 1 a draw by default); the match is still won, drawn or lost on game points
+  (wins, SB, DE read that).
 - The tiebreaks are the FIDE catalogue (``tiebreaks.CATALOGUE``: BH with its cuts, SB, PS, DE,
   WIN, WON, BPG, BWG, ARO, TPR, AOB, KS) with the regulations' rules for unplayed rounds
-  (``tiebreaks.py`` says them), and the draughts ones: ``wins`` (matches won over the board) and
-  ``game_points``. The older names ``buchholz``, ``median_buchholz``, ``sonneborn_berger`` and
+  (``tiebreaks.py`` says them), and the draughts ones: ``wins`` (matches won over the board),
+  ``game_points`` and HP (honour points, weighted game by game). The older names ``buchholz``, ``median_buchholz``, ``sonneborn_berger`` and
   ``head_to_head`` are computed as BH, BH-M1, SB and DE.
 """
 
@@ -44,13 +47,24 @@ class Kind(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Scoring:
-    """Match points for a win, a draw and a loss; a bye's match and game points."""
+    """Match points for a win, a draw and a loss; a bye's match and game points.
+
+    Scored per game (``per_game``), a played match gives each player ``game_win``,
+    ``game_draw`` or ``game_loss`` for each of its games (draughts' 2 for a win, 1 for a draw);
+    ``win``, ``draw`` and ``loss`` are then what a whole round is worth when it is not played
+    game by game (a forfeit, a bye; an unplayed round counted as drawn): the points per game
+    times the games of a round.
+    """
 
     win: float = 2
     draw: float = 1
     loss: float = 0
     bye: float = 2
     bye_game_points: float = 2
+    per_game: bool = False
+    game_win: float = 2
+    game_draw: float = 1
+    game_loss: float = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +72,8 @@ class MatchResult:
     """One match of a round: ``a``'s and ``b``'s game points; ``b`` is ``None`` for a bye.
 
     ``kind`` is ``played``, ``forfeit`` (unplayed; the points are those awarded) or ``bye``.
+    ``a_games`` holds ``a``'s result in each game played over the board, in order (1 won, 1/2
+    drawn, 0 lost): per-game scoring and honour points read it.
     """
 
     round: int
@@ -70,12 +86,20 @@ class MatchResult:
     a_black_wins: int = 0
     b_black_games: int = 0
     b_black_wins: int = 0
+    a_games: tuple[float, ...] = ()
+
+
+def _game_score(result: float, scoring: Scoring) -> float:
+    return scoring.game_win if result == 1 else scoring.game_draw if result == 0.5 else scoring.game_loss
 
 
 def match_points(result: MatchResult, player: int, scoring: Scoring) -> float:
-    """Returns the match points ``player`` scored in ``result``."""
+    """Returns the points ``player`` scored in ``result``: for the match, or (``per_game``) for each game."""
     if result.b is None:
         return scoring.bye
+    if scoring.per_game and result.kind == Kind.PLAYED:
+        mine = result.a_games if player == result.a else tuple(1 - g for g in result.a_games)
+        return math.fsum(_game_score(g, scoring) for g in mine)
     mine, theirs = (
         (result.a_points, result.b_points) if player == result.a else (result.b_points, result.a_points)
     )
@@ -113,6 +137,7 @@ class CrossEntry:
     kind: str
     black_games: int = 0
     black_wins: int = 0
+    games: tuple[float, ...] = ()
 
 
 @dataclass(slots=True)
@@ -146,11 +171,11 @@ def _records(results: Iterable[MatchResult], scoring: Scoring) -> dict[int, list
             raise ValueError("a bye has no opponent")
         records[r.a].append(
             CrossEntry(r.round, r.b, r.a_points, r.b_points, match_points(r, r.a, scoring), kind,
-                       r.a_black_games, r.a_black_wins)
+                       r.a_black_games, r.a_black_wins, tuple(r.a_games))
         )
         records[r.b].append(
             CrossEntry(r.round, r.a, r.b_points, r.a_points, match_points(r, r.b, scoring), kind,
-                       r.b_black_games, r.b_black_wins)
+                       r.b_black_games, r.b_black_wins, tuple(1 - g for g in r.a_games))
         )
     for entries in records.values():
         entries.sort(key=lambda e: e.round)
@@ -176,6 +201,18 @@ def _fraction(match_points: float, scoring: Scoring) -> float:
     return 0.0
 
 
+def _entry_fraction(e: CrossEntry, scoring: Scoring) -> float:
+    """Returns the match's result for the player: won 1, drawn 1/2, lost 0.
+
+    Scored per game, the points do not say it; the game points do (a double forfeit is lost).
+    """
+    if not scoring.per_game or e.kind == Kind.BYE:
+        return _fraction(e.match_points, scoring)
+    if e.game_points != e.opponent_game_points:
+        return 1.0 if e.game_points > e.opponent_game_points else 0.0
+    return 0.0 if e.kind == Kind.FORFEIT else 0.5
+
+
 def _rounds_of(entries: list[CrossEntry], last: int, pending: set[int], scoring: Scoring) -> list[Round]:
     """Returns a player's record for the tiebreaks: every round to ``last`` but those still played."""
     by_round = {e.round: e for e in entries}
@@ -186,11 +223,12 @@ def _rounds_of(entries: list[CrossEntry], last: int, pending: set[int], scoring:
             if number not in pending:  # not paired in this round: voluntarily unplayed, no points
                 out.append(Round(number, 0.0, None, played=False, voluntary=True, fraction=0.0))
             continue
-        fraction = _fraction(e.match_points, scoring)
+        fraction = _entry_fraction(e, scoring)
         played = e.kind == Kind.PLAYED
         voluntary = e.kind == Kind.FORFEIT and e.game_points <= e.opponent_game_points  # a forfeit lost
         out.append(Round(number, e.match_points, e.opponent, played=played, voluntary=voluntary,
-                         fraction=fraction, black_games=e.black_games, black_wins=e.black_wins))
+                         fraction=fraction, black_games=e.black_games, black_wins=e.black_wins,
+                         games=e.games if played else ()))
     return out
 
 
@@ -241,9 +279,10 @@ def standings(
                 row.forfeits += 1
             else:
                 row.played += 1
-                if e.match_points == scoring.win:
+                fraction = _entry_fraction(e, scoring)
+                if fraction == 1:
                     row.wins += 1
-                elif e.match_points == scoring.draw:
+                elif fraction == 0.5:
                     row.draws += 1
                 else:
                     row.losses += 1

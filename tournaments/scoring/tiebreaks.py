@@ -53,6 +53,7 @@ CATALOGUE: dict[str, str] = {
     "TPR": "Tournament performance rating",
     "AOB": "Average of opponents' Buchholz",
     "KS": "Koya system",
+    "HP": "Honour points",  # draughts' own, not FIDE's: the Sonneborn-Berger weighted game by game
 }
 
 #: The names the system used before the catalogue, kept for the tournaments that chose them:
@@ -88,7 +89,8 @@ class Round:
     ``opponent`` is None for a round without one (a bye, a round not paired in); ``played`` is
     True only for a match played over the board; ``voluntary`` marks a voluntarily unplayed
     round; ``fraction`` is the result (1 won, 1/2 drawn, 0 lost); ``black_games`` and
-    ``black_wins`` count the games of the match played (and won) with Black.
+    ``black_wins`` count the games of the match played (and won) with Black; ``games`` holds
+    the player's result in each game played over the board (1, 1/2, 0).
     """
 
     number: int
@@ -99,6 +101,7 @@ class Round:
     fraction: float
     black_games: int = 0
     black_wins: int = 0
+    games: tuple[float, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,6 +217,19 @@ def _sb(code: str, ctx: Context, adjusted: Mapping[int, float], _c: Callable) ->
             for p in ctx.rounds}
 
 
+def _hp(_code: str, ctx: Context, adjusted: Mapping[int, float], _c: Callable) -> dict[int, float]:
+    """HP, honour points: for every game played over the board, the opponent's score times the game's result.
+
+    Draughts weighs each game, where Sonneborn-Berger weighs the match: a 2-game round won 2-0
+    counts the opponent's score twice, one won 1-0 with a draw (1.5-0.5) one and a half times, a
+    1-1 round once. The opponent's score is his adjusted score (article 16.3), as in SB;
+    unplayed rounds (byes, forfeits) have no games and count nothing.
+    """
+    return {p: math.fsum(adjusted[r.opponent] * math.fsum(r.games) for r in rs
+                         if r.played and r.opponent is not None)
+            for p, rs in ctx.rounds.items()}
+
+
 def _ps(code: str, ctx: Context, _a: Mapping[int, float], _c: Callable) -> dict[int, float]:
     low, _high = _cuts_of(code)
     out = {}
@@ -293,6 +309,7 @@ _COMPUTE: dict[str, Callable[..., dict[int, float]]] = {
     "TPR": _tpr,
     "AOB": _aob,
     "KS": _ks,
+    "HP": _hp,
 }
 
 

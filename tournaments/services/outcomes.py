@@ -133,11 +133,19 @@ def _knockout_decide(tournament: Tournament, outcome: MatchOutcome) -> None:
 
 
 def scoring_of(tournament: Tournament) -> pure.Scoring:
-    """Returns the tournament's scoring: match points, and a bye worth a won match."""
+    """Returns the tournament's scoring: match points, and a bye worth a won match.
+
+    Scored per game (``score_by="game"``), each game of a played match scores the match points
+    (win 2, draw 1, loss 0 by default), and a round not played game by game (a bye, a forfeit)
+    is worth them times the games of a round.
+    """
+    win, draw, loss = (float(tournament.match_points_win), float(tournament.match_points_draw),
+                       float(tournament.match_points_loss))
+    games = tournament.games_per_match if tournament.score_by == Tournament.ScoreBy.GAME else 1
     return pure.Scoring(
-        win=float(tournament.match_points_win), draw=float(tournament.match_points_draw),
-        loss=float(tournament.match_points_loss), bye=float(tournament.match_points_win),
+        win=win * games, draw=draw * games, loss=loss * games, bye=win * games,
         bye_game_points=float(tournament.game_points_win) * tournament.games_per_match,
+        per_game=tournament.score_by == Tournament.ScoreBy.GAME, game_win=win, game_draw=draw, game_loss=loss,
     )
 
 
@@ -149,16 +157,23 @@ def match_results(outcomes: dict[int, MatchOutcome]) -> list[pure.MatchResult]:
         if not o.complete:
             continue
         black = {o.one: [0, 0], o.two: [0, 0]}
-        for _game_id, black_player, _white, result in o.results:
+        games: list[float] = []
+        for _game_id, black_player, white_player, result in o.results:
             if result is None or black_player not in black:
                 continue
             black[black_player][0] += 1
             black[black_player][1] += result == Game.Result.BLACK_WINS
+            if result == Game.Result.DRAW:
+                games.append(0.5)
+            else:
+                winner = black_player if result == Game.Result.BLACK_WINS else white_player
+                games.append(1.0 if winner == o.one else 0.0)
         results.append(pure.MatchResult(round=o.round, a=o.one, b=o.two, a_points=o.game_points_one,
                                         b_points=o.game_points_two, kind=o.kind,
                                         a_black_games=black[o.one][0], a_black_wins=black[o.one][1],
                                         b_black_games=black[o.two][0] if o.two else 0,
-                                        b_black_wins=black[o.two][1] if o.two else 0))
+                                        b_black_wins=black[o.two][1] if o.two else 0,
+                                        a_games=tuple(games) if o.kind == Match.Kind.PLAYED else ()))
     return results
 
 

@@ -10,8 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from tournaments.ballots import draw_ballots
+from tournaments.ballots import BASE_DECKS, Deck, DeckError, deck_of, draw_ballots, draw_openings
 from tournaments.lots import cast_lots, new_seed
+from tournaments.pairing.colours import (
+    initial_colour_from_round_one,
+    initial_colour_lots,
+    swiss_single_game_colours,
+)
 from tournaments.pairing.knockout import (
     Seeded,
     TieBreak,
@@ -28,7 +33,7 @@ from tournaments.scoring import MatchResult, Scoring
 from tournaments.scoring import crosstable as scoring_crosstable
 from tournaments.scoring import standings as scoring_standings
 
-__all__ = ["MatchResult", "PairingError", "Scoring", "SwissPlayer"]
+__all__ = ["BASE_DECKS", "Deck", "DeckError", "MatchResult", "PairingError", "Scoring", "SwissPlayer"]
 
 # --- plain shapes -----------------------------------------------------------------------------
 
@@ -79,6 +84,31 @@ def swiss_pairings(players: list[SwissPlayer]) -> list[Pairing]:
     return _plain(pair_swiss(players))
 
 
+def single_game_colours(pairings: list[Pairing], *, ranks: dict[int, int], scores: dict[int, float],
+                        history: dict[int, list[str]], initial: str) -> list[Pairing]:
+    """Returns a Swiss round of single games with each pairing as (Black, White) by the Dutch colour rules."""
+    games = [(p.one, p.two) for p in pairings if p.two is not None]
+    ordered = iter(swiss_single_game_colours(games, ranks=ranks, scores=scores, history=history, initial=initial))
+    out = []
+    for p in pairings:
+        if p.two is None:
+            out.append(p)
+        else:
+            black, white = next(ordered)
+            out.append(Pairing(black, white, p.explanation))
+    return out
+
+
+def initial_colour_cast(seed: int) -> str:
+    """Casts lots for the top seed's colour in round 1 of a Swiss of single games (``"B"`` or ``"W"``)."""
+    return initial_colour_lots(seed)
+
+
+def initial_colour_read(round_one: list[str | None]) -> str | None:
+    """Returns the top seed's round-1 colour as lots gave it, from the round-1 colours in seed order."""
+    return initial_colour_from_round_one(round_one)
+
+
 def knockout_first(players: list[tuple[int, int]]) -> list[Pairing]:
     """Pairs round 1 of a knockout from (id, rating), seeded by rating, in bracket order."""
     return _plain(knockout_first_round([Seeded(pid, rating) for pid, rating in players]))
@@ -118,6 +148,39 @@ def ballots_draw(used: list[int], seed: int, count: int) -> list[dict[str, Any]]
     """
     return [{"number": b.number, "moves": b.pdn, "fen": b.fen, "name": b.name}
             for b in draw_ballots(used, seed, count)]
+
+
+#: The opening each ballot draws from when the tournament names no deck; the decks each allows.
+DECK_OF_OPENING = {"three-move-ballot": "acf", "two-move-ballot": "two-move", "eleven-man-ballot": "eleven-man"}
+DECKS_OF_OPENING = {"three-move-ballot": ("acf", "acf-144", "computer-tough"), "two-move-ballot": ("two-move",),
+                    "eleven-man-ballot": ("eleven-man",)}
+
+
+def deck_for(opening: str, deck: str, barred: list[int], added: list[int]) -> Deck | None:
+    """Returns the deck a tournament's ballots are drawn from (None: go as you please).
+
+    Raises ``DeckError`` for a deck its opening does not use, or one ``deck_of`` refuses.
+    """
+    if opening not in DECK_OF_OPENING:
+        if deck or barred or added:
+            raise DeckError("go as you please draws no opening: it takes no deck")
+        return None
+    base = deck or DECK_OF_OPENING[opening]
+    if base not in DECKS_OF_OPENING[opening]:
+        raise DeckError(f"the {opening} draws from {' or '.join(DECKS_OF_OPENING[opening])}, not {base!r}")
+    return deck_of(base, barred, added)
+
+
+def openings_draw(deck: Deck, used: list[int], seed: int, count: int) -> list[dict[str, Any]]:
+    """Draws ``count`` openings from the deck, none drawn since it was last exhausted (``used``, in order).
+
+    Each comes as the record keeps it: its kind, the deck's signature, number, moves, the
+    position the game starts from, its name and (11-man) the two men removed.
+    """
+    return [{"kind": b.kind, "deck": deck.signature, "number": b.number, "moves": b.pdn, "fen": b.fen,
+             "name": b.name, "label": b.label,
+             "removed": list(b.removed)}
+            for b in draw_openings(deck.openings, used, seed, count)]
 
 
 # --- standings (tournaments.scoring) and ratings (tournaments.ratings) -------------------------

@@ -2,13 +2,16 @@
 adding a 2-game block to a tied knockout match.
 
 Lots for colour are cast when a round is published, which is when its matches start (Law 6);
-the seed and the outcome are kept on the match. With the 3-move ballot, the openings are drawn
-(``tournaments.ballots.draw_ballots``) from those not yet used in the tournament, each played
-twice with colours reversed; each ballot keeps its seed and its place in the draws.
+the seed and the outcome are kept on the match. A round of one game in a Swiss or a round robin
+takes its colours from the format's rules when it is paired (docs/openings.md). With a ballot,
+the openings are drawn from the tournament's deck (``tournaments.ballots.draw_openings``) among
+those not yet used in the tournament, each played twice with colours reversed; each keeps its
+deck, its seed and its place in the draws.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.db import transaction
@@ -103,7 +106,11 @@ def _pairings_for(tournament: Tournament, number: int) -> tuple[list[pure.Pairin
     if tournament.format in (Format.ROUND_ROBIN, Format.DOUBLE_ROUND_ROBIN):
         entries = list(Entry.objects.filter(tournament=tournament, seed__isnull=False).order_by("seed"))
         table = pure.berger_rounds([e.player_id for e in entries], double=tournament.format == Format.DOUBLE_ROUND_ROBIN)
-        return table[number - 1], [f"Round {number} of the Berger table for {len(entries)} players."]
+        notes = [f"Round {number} of the Berger table for {len(entries)} players."]
+        if tournament.games_per_match == 1:
+            notes.append("One game a round: the first-named of each pairing has Black, as the Berger table gives "
+                         "the colours.")
+        return table[number - 1], notes
     if tournament.format == Format.SWISS:
         entries = _active_entries(tournament, number)
         rows = {row.player: row for row in standings_rows(tournament)}
@@ -126,9 +133,14 @@ def _pairings_for(tournament: Tournament, number: int) -> tuple[list[pure.Pairin
             for e in entries
         ]
         try:
-            return pure.swiss_pairings(players), [f"Swiss round {number}: {len(players)} players paired by score."]
+            pairings = pure.swiss_pairings(players)
         except pure.PairingError as error:
             raise PairingUnavailable(f"No Swiss pairing exists: {error}.") from error
+        notes = [f"Swiss round {number}: {len(players)} players paired by score."]
+        if tournament.games_per_match == 1:
+            pairings, note = _single_game_colours(tournament, number, pairings, players, colours)
+            notes.append(note)
+        return pairings, notes
     # knockout: round 1 seeded by rating; then the winners of the previous round in bracket order
     if number == 1:
         entries = _active_entries(tournament, 1)
@@ -154,6 +166,44 @@ def _pairings_for(tournament: Tournament, number: int) -> tuple[list[pure.Pairin
         return pure.knockout_next(winners), ["The winners of the previous round, in bracket order."]  # type: ignore[arg-type]
     except pure.PairingError as error:
         raise PairingUnavailable(str(error)) from error
+
+
+#: How a round's note names the lots for the top seed's colour (``_single_game_colours``), read back for the log.
+COLOUR_LOTS = re.compile(r"\(lots, seed (\d+)\)")
+
+
+def _single_game_colours(tournament: Tournament, number: int, pairings: list[pure.Pairing],
+                         players: list[pure.SwissPlayer],
+                         colours: dict[int, list[str]]) -> tuple[list[pure.Pairing], str]:
+    """Orders each pairing of a Swiss round of one game as (Black, White) by the Dutch colour rules.
+
+    The colour of the top pairing number in round 1 is drawn by lot (its seed in the note);
+    later rounds read it back from round 1 as played. ``colours`` holds each player's colours
+    game by game (in rounds of one game, the first game's colour is the game's).
+    """
+    order = list(Entry.objects.filter(tournament=tournament).order_by("seed", "id").values_list("player_id", flat=True))
+    ranks = {p: k for k, p in enumerate(order)}
+    note_seed = ""
+    initial = None
+    if number > 1:
+        first = {}
+        for one, two, black in Match.objects.filter(round__tournament=tournament, round__number=1,
+                                                     kind=Match.Kind.PLAYED).values_list(
+                "player_one_id", "player_two_id", "first_black_id"):
+            if black is not None:
+                first[one] = "B" if black == one else "W"
+                first[two] = "B" if black == two else "W"
+        initial = pure.initial_colour_read([first.get(p) for p in order])
+    if initial is None:
+        seed = pure.seed_new()
+        initial = pure.initial_colour_cast(seed)
+        note_seed = f" (lots, seed {seed})"
+    history = {p.id: list(colours.get(p.id, ())) for p in players}
+    scores = {p.id: p.score for p in players}
+    ordered = pure.single_game_colours(pairings, ranks=ranks, scores=scores, history=history, initial=initial)
+    colour = "Black" if initial == "B" else "White"
+    return ordered, (f"One game a round: colours by the Dutch system's rules (E1-E5): the colour history, then the "
+                     f"ranking; the top seed's colour in round 1 is {colour}{note_seed}. The first-named has Black.")
 
 
 def round_pair(*, acting_user: Any, tournament: Tournament, absent: str = ABSENT_FORFEIT) -> Round:
@@ -225,9 +275,11 @@ def _round_pair(*, acting_user: Any, tournament: Tournament,
     round_ = Round.objects.create(tournament=tournament, number=number, status=Round.Status.PREVIEW,
                                   explanation=notes, created_at=timezone.now())
     _matches_create(tournament, round_, pairings, forfeits=forfeits)
+    colour_lots = [int(m.group(1)) for note in notes if (m := COLOUR_LOTS.search(note))]
     log_write(tournament=tournament, kind=TournamentLog.Kind.ROUND_PAIRED, actor=acting_user,
               data={"round": number, "pairings": [[p.one, p.two] for p in pairings],
-                    **({"absent": sorted(away), "absent_policy": absent} if away else {})})
+                    **({"absent": sorted(away), "absent_policy": absent} if away else {}),
+                    **({"colour_lots_seed": str(colour_lots[0])} if colour_lots else {})})
     return round_, (0, [])
 
 
@@ -419,11 +471,19 @@ def _preview_stale(tournament: Tournament, round_: Round) -> list[str]:
 
 
 def _ballots_used(tournament: Tournament) -> list[int]:
-    """Returns the ACF numbers of the ballots the tournament has drawn, in the order drawn."""
+    """Returns the numbers of the openings the tournament has drawn from its kind of deck, in the order drawn."""
+    deck = tournament_deck(tournament)
+    kind = deck.kind if deck is not None else "three-move"
     drawn = []
     for ballots in Match.objects.filter(round__tournament=tournament).exclude(ballots=[]).values_list("ballots", flat=True):
-        drawn += [(b["index"], b["number"]) for b in ballots]
+        drawn += [(b["index"], b["number"]) for b in ballots if b.get("kind", "three-move") == kind]
     return [number for _index, number in sorted(drawn)]
+
+
+def tournament_deck(tournament: Tournament) -> pure.Deck | None:
+    """Returns the deck the tournament's openings are drawn from (None: go as you please)."""
+    return pure.deck_for(tournament.opening, tournament.deck, list(tournament.deck_barred or []),
+                         list(tournament.deck_added or []))
 
 
 def linked_users(*player_ids: int | None) -> set[int]:
@@ -437,16 +497,21 @@ def match_games_create(*, acting_user: Any, tournament: Tournament, match: Match
     """Creates games ``first``..``first+count-1`` of a match (``used``: the ballots drawn so far, extended).
 
     Each game gets the tournament's rule set, progress rule and clock control (as it is now).
-    Colours alternate from the lots (game 1: ``first_black`` has Black). With ballots, games
-    2k+1 and 2k+2 share ballot k, so each opening is played twice with colours reversed, from
-    the position after its three moves. Each ballot records its seed and its place in the
-    tournament's draws (``index``), which reproduce it (``tournaments.ballots.draw_ballots``).
+    Colours alternate from game 1 (``first_black`` has Black: the lots, or a one-game round's
+    colour rule). With a deck (``tournament_deck``), games 2k+1 and 2k+2 share opening k, so
+    each opening is played twice with colours reversed, from the position it makes; a single
+    game (a round of one game) has an opening of its own. A 3-move or 2-move game is written
+    from the initial position with its opening moves; an 11-man game starts from the ballot's
+    position (two men removed, then the moves, on the match's record). Each opening records
+    its deck, its seed and its place in the tournament's draws of that kind (``index``),
+    which reproduce it (``tournaments.ballots.draw_openings``).
     """
     dealt: list[dict[str, Any]] = []
-    if tournament.opening == Tournament.Opening.THREE_MOVE_BALLOT:
+    deck = tournament_deck(tournament)
+    if deck is not None:
         seed = pure.seed_new()
         dealt = [{**b, "seed": str(seed), "index": len(used) + i}
-                 for i, b in enumerate(pure.ballots_draw(used, seed, count // 2))]
+                 for i, b in enumerate(pure.openings_draw(deck, used, seed, max(count // 2, 1)))]
         used.extend(b["number"] for b in dealt)
         match.ballots = [*match.ballots, *dealt]
         match.ballot_seed = match.ballot_seed or str(seed)
@@ -454,10 +519,11 @@ def match_games_create(*, acting_user: Any, tournament: Tournament, match: Match
     for number in range(first, first + count):
         black, white = (match.first_black_id, other) if number % 2 == 1 else (other, match.first_black_id)
         ballot = dealt[(number - first) // 2] if dealt else None
+        from_initial = ballot is not None and not ballot.get("removed")
         game = game_create(
             acting_user=acting_user, black=black, white=white, rule_set=tournament.rule_set,
             referees=referee_of(linked_users(black, white)), start_fen=ballot["fen"] if ballot else "",
-            opening=ballot["moves"] if ballot else "",
+            opening=ballot["moves"] if from_initial else "",
             progress_rule=tournament.progress_rule, repetition_threshold=tournament.repetition_threshold,
             round=match.round, clock=tournament.clock_control or None,
         )
@@ -507,6 +573,10 @@ def knockout_extend_tied(*, acting_user: Any, round_: Round, trigger: str = "") 
 def round_publish(*, acting_user: Any, tournament: Tournament, number: int) -> Round:
     """Publishes a preview: casts the lots, deals the ballots and creates the games.
 
+    A round of one game in a Swiss or a round robin casts no lots: the pairing's first-named
+    player has Black (the colour rules gave him it when the round was paired, or the director
+    named him first when editing). A knockout's single game takes lots, like a match.
+
     Referees are assigned to the games in turn from the tournament's referees. A preview that
     is out of date (a late entry left out, a player withdrawn since; ``_preview_stale``) is
     refused (409 ``round_conflict``): the director pairs it again or edits it.
@@ -545,9 +615,12 @@ def round_publish(*, acting_user: Any, tournament: Tournament, number: int) -> R
     for match in round_.matches.order_by("board"):
         if match.kind != Match.Kind.PLAYED:
             continue
-        seed = pure.seed_new()
-        match.lots_seed = str(seed)
-        match.first_black_id = pure.lots_cast(seed, match.player_one_id, match.player_two_id)
+        if match.games_planned == 1 and tournament.format != Format.KNOCKOUT:
+            match.first_black_id = match.player_one_id  # the round's colour rule named him first (no lots)
+        else:
+            seed = pure.seed_new()
+            match.lots_seed = str(seed)
+            match.first_black_id = pure.lots_cast(seed, match.player_one_id, match.player_two_id)
         match_games_create(
             acting_user=acting_user, tournament=tournament, match=match, first=1, count=match.games_planned,
             referee_of=referee_of, used=used,

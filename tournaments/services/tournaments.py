@@ -18,6 +18,7 @@ from games.models import Game, ProgressRule, RuleSet
 from players.models import Player, PlayerLog, player_name_key
 from tournaments.models import Entry, Round, Tournament, TournamentLog
 from tournaments.scoring import TIEBREAKS
+from tournaments.services import pure
 from tournaments.services.access import authorise_director, log_write, tournament_lock
 from tournaments.services.errors import (
     EntryConflict,
@@ -67,10 +68,14 @@ def _validate_settings(fields: dict[str, Any]) -> dict[str, list[str]]:
     if fmt not in Tournament.Format.values:
         errors["format"] = [f"One of {', '.join(Tournament.Format.values)}."]
     gpm = fields.get("games_per_match")
-    if not isinstance(gpm, int) or isinstance(gpm, bool) or gpm < 2 or gpm % 2:
-        errors["games_per_match"] = ["An even number of games, 2 or more (Law 26)."]
+    if not isinstance(gpm, int) or isinstance(gpm, bool) or gpm not in GAMES_PER_ROUND:
+        errors["games_per_match"] = ["1, 2 or 4 games a round (2 or 4: each opening twice, colours reversed)."]
     if fields.get("opening") not in Tournament.Opening.values:
         errors["opening"] = [f"One of {', '.join(Tournament.Opening.values)}."]
+    else:
+        errors.update(deck_problems(fields))
+    if fields.get("score_by", Tournament.ScoreBy.ROUND) not in Tournament.ScoreBy.values:
+        errors["score_by"] = [f"One of {', '.join(Tournament.ScoreBy.values)}."]
     if fields.get("rule_set") not in RuleSet.values:
         errors["rule_set"] = [f"One of {', '.join(RuleSet.values)}."]
     if fields.get("progress_rule") not in ProgressRule.values:
@@ -84,6 +89,34 @@ def _validate_settings(fields: dict[str, Any]) -> dict[str, list[str]]:
     win, draw, loss = (fields.get(k) for k in ("match_points_win", "match_points_draw", "match_points_loss"))
     if not (isinstance(win, int) and isinstance(draw, int) and isinstance(loss, int) and win >= draw >= loss >= 0):
         errors["scoring"] = ["Match points: win >= draw >= loss >= 0."]
+    return errors
+
+
+GAMES_PER_ROUND = (1, 2, 4)
+DECK_FIELDS = ("deck", "deck_name", "deck_barred", "deck_added")
+
+
+def deck_problems(fields: dict[str, Any]) -> dict[str, list[str]]:
+    """Returns what is wrong with the opening's deck: a deck its opening does not use, numbers that are not openings."""
+    errors: dict[str, list[str]] = {}
+    deck = fields.get("deck") or ""
+    name = fields.get("deck_name") or ""
+    numbers = {}
+    for field in ("deck_barred", "deck_added"):
+        value = fields.get(field) or []
+        if not isinstance(value, list) or not all(isinstance(n, int) and not isinstance(n, bool) for n in value):
+            errors[field] = ["A list of opening numbers."]
+        numbers[field] = value if field not in errors else []
+    if not isinstance(deck, str) or (deck and deck not in pure.BASE_DECKS):
+        errors["deck"] = [f"One of {', '.join(pure.BASE_DECKS)}, or empty (the opening's own deck)."]
+    if not isinstance(name, str) or len(name) > 80:
+        errors["deck_name"] = ["A name of at most 80 characters."]
+    if errors:
+        return errors
+    try:
+        pure.deck_for(fields["opening"], deck, numbers["deck_barred"], numbers["deck_added"])
+    except pure.DeckError as error:
+        errors["deck"] = [str(error)[:1].upper() + str(error)[1:] + "."]
     return errors
 
 
@@ -125,6 +158,8 @@ def tournament_create(
     tiebreaks: list[str] | None = None, rated: bool = False, match_points_win: int = 2,
     match_points_draw: int = 1, match_points_loss: int = 0, knockout_extra_blocks: int | None = None,
     arbiters: list[str] | tuple[str, ...] = (), appeal_window_minutes: int | None = None,
+    deck: str = "", deck_name: str = "", deck_barred: list[int] | None = None, deck_added: list[int] | None = None,
+    score_by: str = Tournament.ScoreBy.ROUND,
 ) -> Tournament:
     """Creates a tournament in draft; the creator becomes one of its directors.
 
@@ -139,7 +174,8 @@ def tournament_create(
         "format": format, "games_per_match": games_per_match, "opening": opening, "rule_set": rule_set,
         "progress_rule": progress_rule, "round_count": round_count, "tiebreaks": tiebreaks,
         "match_points_win": match_points_win, "match_points_draw": match_points_draw,
-        "match_points_loss": match_points_loss,
+        "match_points_loss": match_points_loss, "deck": deck or "", "deck_name": (deck_name or "").strip(),
+        "deck_barred": deck_barred or [], "deck_added": deck_added or [], "score_by": score_by,
     }
     errors = _validate_settings(settings)
     clock_control, clock_errors = clock_control_clean(clock_control)
@@ -166,7 +202,9 @@ def tournament_create(
         venue=venue or "", start_date=start_date, end_date=end_date, clock_control=clock_control,
         tiebreaks=tiebreaks, rated=rated, match_points_win=match_points_win, match_points_draw=match_points_draw,
         match_points_loss=match_points_loss, knockout_extra_blocks=knockout_extra_blocks,
-        appeal_window_minutes=appeal_window_minutes,
+        appeal_window_minutes=appeal_window_minutes, deck=settings["deck"], deck_name=settings["deck_name"],
+        deck_barred=sorted(set(settings["deck_barred"])), deck_added=sorted(set(settings["deck_added"])),
+        score_by=score_by,
     )
     tournament.directors.add(acting_user)
     if referee_users:
@@ -190,6 +228,14 @@ EDITABLE_UNTIL: dict[str, tuple[str, ...]] = {
     "tiebreaks": (Status.DRAFT, Status.REGISTRATION),
     "rated": (Status.DRAFT, Status.REGISTRATION),
     "appeal_window_minutes": (Status.DRAFT, Status.REGISTRATION, Status.RUNNING),
+    # openings, decks and round lengths (docs/openings.md): fixed once the tournament runs
+    "opening": (Status.DRAFT, Status.REGISTRATION),
+    "deck": (Status.DRAFT, Status.REGISTRATION),
+    "deck_name": (Status.DRAFT, Status.REGISTRATION, Status.RUNNING),
+    "deck_barred": (Status.DRAFT, Status.REGISTRATION),
+    "deck_added": (Status.DRAFT, Status.REGISTRATION),
+    "games_per_match": (Status.DRAFT, Status.REGISTRATION),
+    "score_by": (Status.DRAFT, Status.REGISTRATION),
 }
 
 
@@ -226,6 +272,26 @@ def tournament_update(*, acting_user: Any, tournament: Tournament, reason: str =
         tiebreak_errors = tiebreaks_problems(changes["tiebreaks"])
         if tiebreak_errors:
             errors["tiebreaks"] = tiebreak_errors
+    if set(changes) & {"opening", "games_per_match", "score_by", *DECK_FIELDS}:
+        merged = {name: changes.get(name, getattr(tournament, name))
+                  for name in ("opening", "games_per_match", "score_by", *DECK_FIELDS)}
+        merged["deck"] = merged["deck"] or ""
+        merged["deck_name"] = (merged["deck_name"] or "").strip()
+        problems = {k: v for k, v in _validate_settings({**merged, "format": tournament.format,
+                                                          "rule_set": tournament.rule_set,
+                                                          "progress_rule": tournament.progress_rule,
+                                                          "round_count": tournament.round_count,
+                                                          "match_points_win": tournament.match_points_win,
+                                                          "match_points_draw": tournament.match_points_draw,
+                                                          "match_points_loss": tournament.match_points_loss}).items()
+                    if k in merged}
+        errors.update(problems)
+        for name in ("deck", "deck_name"):
+            if name in changes:
+                changes[name] = merged[name]
+        for name in ("deck_barred", "deck_added"):
+            if name in changes and name not in problems:
+                changes[name] = sorted(set(changes[name] or []))
     start = changes.get("start_date", tournament.start_date)
     end = changes.get("end_date", tournament.end_date)
     if start and end and end < start:

@@ -78,3 +78,11 @@ def test_match_in_progress_and_bad_input():
         decide_knockout_match(1, 2, [1, 1, 0, 0])
     with pytest.raises(ValueError, match="seed"):
         decide_knockout_match(1, 2, [1, 0], tie_break="lots")
+
+
+def test_a_knockout_round_of_one_game_is_decided_by_it_or_goes_to_2_game_blocks():
+    assert decide_knockout_match(1, 2, [1], games_per_match=1).winner == 1
+    drawn = decide_knockout_match(1, 2, [0.5], games_per_match=1)
+    assert drawn.winner is None and drawn.needs_block
+    assert decide_knockout_match(1, 2, [0.5, 0.5], games_per_match=1).winner is None  # block under way
+    assert decide_knockout_match(1, 2, [0.5, 0, 0.5], games_per_match=1).winner == 2
