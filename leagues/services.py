@@ -22,7 +22,7 @@ from leagues.core.match import (
     board_default,
     game_points,
     home_colour,
-    match_default,
+    match_default as default_score,
     match_score,
     sheet_problem,
 )
@@ -469,7 +469,7 @@ def _default(fixture: Fixture, *, side: str, reason: str, actor: Any) -> Fixture
         raise InvalidInput.field("side", "home, away or both.")
     if fixture.status in (*COUNTED, Status.BYE, Status.STARTED):
         raise FixtureConflict(f"The match is {fixture.get_status_display().lower()}: it cannot be defaulted.")
-    score = match_default(league.board_count, league.games_per_board, defaulting=side,
+    score = default_score(league.board_count, league.games_per_board, defaulting=side,
                           win=league.match_points_win, loss=league.match_points_loss)
     fixture.home_points, fixture.away_points = score.home_points, score.away_points
     fixture.home_match_points, fixture.away_match_points = score.home_match_points, score.away_match_points

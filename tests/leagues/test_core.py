@@ -126,10 +126,10 @@ def test_the_table_orders_by_match_points_then_board_points_then_head_to_head_th
     rows = league_table(teams, results, promotion=1, relegation=1)
     assert [r.name for r in rows] == ["C", "B", "A", "D"]
     b, a = rows[1], rows[2]
-    assert (a.match_points, a.points_for) == (b.match_points, b.points_for) == (5, 6)
+    assert (a.match_points, a.points_for) == (b.match_points, b.points_for) == (3, 6)
     assert a.head_to_head == b.head_to_head == 2  # one win each
-    # honour decides: B beat A (5) and drew with C (5 / 2); A beat B (5) and drew with D (1 / 2)
-    assert (b.honour_points, a.honour_points) == (D("7.5"), D("5.5"))
+    # honour decides: B beat A (3) and drew with C (5 / 2); A beat B (3) and drew with D (1 / 2)
+    assert (b.honour_points, a.honour_points) == (D("5.5"), D("3.5"))
     assert [r.mark for r in rows] == ["promoted", "", "", "relegated"]
     c = rows[0]
     assert (c.played, c.won, c.drawn, c.lost, c.points_for, c.points_against) == (3, 2, 1, 0, 8, 4)
