@@ -22,9 +22,11 @@ from leagues.core.match import (
     board_default,
     game_points,
     home_colour,
-    match_default as default_score,
     match_score,
     sheet_problem,
+)
+from leagues.core.match import (
+    match_default as default_score,
 )
 from leagues.core.schedule import ScheduleError, double_round_robin, weekly_dates
 from leagues.errors import FixtureConflict, InvalidInput, NotAllowed, RuleBroken

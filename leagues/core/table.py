@@ -53,7 +53,7 @@ def league_table(teams: Sequence[tuple[int, str]], results: Iterable[Result], *,
     rows = {team: Row(team, name) for team, name in teams}
     results = [r for r in results if r.home in rows and r.away in rows]
     for r in results:
-        for own, other, pf, pa, mp, omp in ((r.home, r.away, r.home_points, r.away_points, r.home_match_points,
+        for own, _other, pf, pa, mp, omp in ((r.home, r.away, r.home_points, r.away_points, r.home_match_points,
                                              r.away_match_points),
                                             (r.away, r.home, r.away_points, r.home_points, r.away_match_points,
                                              r.home_match_points)):
