@@ -18,6 +18,7 @@ from arbitration.api import (
     GameScoresheetView,
     GameViewSet,
 )
+from leagues.api import FixtureViewSet, LeagueViewSet, PostponementViewSet, TeamViewSet
 from tournaments.api import (
     CrosstableCSVView,
     EntryDetailView,
@@ -47,6 +48,10 @@ router.include_format_suffixes = False
 router.register("players", PlayerViewSet, basename="player")
 router.register("tournaments", TournamentViewSet, basename="tournament")
 router.register("games", GameViewSet, basename="game")
+router.register("leagues", LeagueViewSet, basename="league")
+router.register("league-teams", TeamViewSet, basename="league-team")
+router.register("league-fixtures", FixtureViewSet, basename="league-fixture")
+router.register("league-postponements", PostponementViewSet, basename="league-postponement")
 
 urlpatterns = [
     path("me/", MeView.as_view(), name="me"),
