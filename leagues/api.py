@@ -114,6 +114,12 @@ class LeagueViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     lookup_field = "slug"
     permission_classes = [ReadOrSignedIn]
 
+    def get_queryset(self):  # noqa: ANN201
+        """The league with its divisions and seasons where it is shown; the bare row for the actions."""
+        if self.action in ("list", "retrieve", "divisions", "seasons", "create"):
+            return super().get_queryset()
+        return League.objects.all()
+
     @extend_schema(summary="Create a league (a director; he is its secretary)", request=LeagueCreateSerializer,
                    responses={201: LeagueSerializer, **_errors(400, 401, 403)})
     def create(self, request: Request) -> Response:
@@ -175,12 +181,12 @@ class LeagueViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             data = dict(serializer.validated_data)
             season = get_object_or_404(Season.objects.filter(league=league), pk=data.pop("season"))
             division = get_object_or_404(Division.objects.filter(league=league), pk=data.pop("division"))
-            made = services.fixtures_make(acting_user=request.user, season=season, division=division, **data)
-            return Response(FixtureSerializer(made, many=True).data, status=status.HTTP_201_CREATED)
+            services.fixtures_make(acting_user=request.user, season=season, division=division, **data)
+            return Response(FixtureSerializer(selectors.division_fixture_rows(season, division), many=True).data,
+                            status=status.HTTP_201_CREATED)
         season, division = scope(league, request)
-        team_id = _id_param(request, "team")
-        team = get_object_or_404(Team.objects.filter(season=season), pk=team_id) if team_id else None
-        return Response(FixtureSerializer(selectors.division_fixtures(season, division, team=team), many=True).data)
+        rows = selectors.division_fixture_rows(season, division, team_id=_id_param(request, "team"))
+        return Response(FixtureSerializer(rows, many=True).data)
 
     @extend_schema(summary="The division's table: played, won, drawn, lost, board points, match points; ties by "
                            "match points, board points, head to head, honour points; promotion and relegation "

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Q
+
 from leagues.access import captain_side, is_secretary
 from leagues.core.table import Result, Row, league_table
 from leagues.models import Division, Fixture, Season, SheetLine, Team
@@ -29,6 +31,23 @@ def division_fixtures(season: Season, division: Division, *, team: Team | None =
     if team is not None:
         fixtures = fixtures.filter(home=team) | fixtures.filter(away=team)
     return list(fixtures.order_by("round", "id"))
+
+
+FIXTURE_FIELDS = ("id", "season_id", "division_id", "round", "home_id", "home__name", "away_id", "away__name", "date",
+                  "status", "home_points", "away_points", "home_match_points", "away_match_points", "defaulted_by")
+
+
+def division_fixture_rows(season: Season, division: Division, *, team_id: int | None = None) -> list[dict[str, Any]]:
+    """Returns the division's fixtures for the season as plain rows (the API's list), in round order; one query."""
+    fixtures = Fixture.objects.filter(season=season, division=division)
+    if team_id is not None:
+        fixtures = fixtures.filter(Q(home_id=team_id) | Q(away_id=team_id))
+    return [
+        {"id": r[0], "season": r[1], "division": r[2], "round": r[3], "home_id": r[4], "home": r[5], "away_id": r[6],
+         "away": r[7], "date": r[8], "status": r[9], "home_points": r[10], "away_points": r[11],
+         "home_match_points": r[12], "away_match_points": r[13], "defaulted_by": r[14]}
+        for r in fixtures.order_by("round", "id").values_list(*FIXTURE_FIELDS)
+    ]
 
 
 def sheet_visible(fixture: Fixture, side: str, user: Any) -> bool:

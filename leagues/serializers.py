@@ -96,23 +96,39 @@ class FixturesMakeSerializer(serializers.Serializer):
                                        help_text="0 Monday .. 6 Sunday: one fixture a week on this day from start.")
 
 
-class FixtureSerializer(serializers.ModelSerializer):
+class FixtureSerializer(serializers.Serializer):
+    """A fixture in a list: plain values (``selectors.division_fixture_rows``)."""
+
+    id = serializers.IntegerField()
+    season = serializers.IntegerField()
+    division = serializers.IntegerField()
+    round = serializers.IntegerField()
+    home_id = serializers.IntegerField()
+    home = serializers.CharField()
+    away_id = serializers.IntegerField(allow_null=True)
+    away = serializers.CharField(allow_null=True)
+    date = serializers.DateField(allow_null=True)
+    status = serializers.ChoiceField(choices=Fixture.Status.choices)
+    home_points = serializers.DecimalField(max_digits=5, decimal_places=1, allow_null=True)
+    away_points = serializers.DecimalField(max_digits=5, decimal_places=1, allow_null=True)
+    home_match_points = serializers.IntegerField(allow_null=True)
+    away_match_points = serializers.IntegerField(allow_null=True)
+    defaulted_by = serializers.CharField()
+
+
+FIXTURE_FIELDS = ["id", "season", "division", "round", "home_id", "home", "away_id", "away", "date", "status",
+                  "home_points", "away_points", "home_match_points", "away_match_points", "defaulted_by"]
+
+
+class FixtureDetailSerializer(serializers.ModelSerializer):
     home = serializers.CharField(source="home.name", read_only=True)
     away = serializers.CharField(source="away.name", read_only=True, default=None)
-
-    class Meta:
-        model = Fixture
-        fields = ["id", "season", "division", "round", "home_id", "home", "away_id", "away", "date", "status",
-                  "home_points", "away_points", "home_match_points", "away_match_points", "defaulted_by"]
-        read_only_fields = fields
-
-
-class FixtureDetailSerializer(FixtureSerializer):
     sheets = serializers.SerializerMethodField()
     games = serializers.SerializerMethodField()
 
-    class Meta(FixtureSerializer.Meta):
-        fields = [*FixtureSerializer.Meta.fields, "card", "dispute", "sheets", "games"]
+    class Meta:
+        model = Fixture
+        fields = [*FIXTURE_FIELDS, "card", "dispute", "sheets", "games"]
         read_only_fields = fields
 
     def get_sheets(self, fixture: Fixture) -> dict[str, Any]:
