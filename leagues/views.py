@@ -75,6 +75,8 @@ def fixture_detail(request: HttpRequest, fixture_id: int) -> HttpResponse:
     roster = list(RosterEntry.objects.filter(team=team).select_related("player").order_by("board")) if team else []
     sheets = selectors.fixture_sheets(fixture, request.user)
     mine = {line["board"]: line["player"] for line in (sheets.get(side) or [])} if side else {}
+    if side and not mine:  # a first sheet starts from the roster's nominated order
+        mine = {entry.board: entry.player_id for entry in roster}
     boards = range(1, fixture.season.league.board_count + 1)
     return render(request, "leagues/fixture.html", {
         "fixture": fixture, "league": fixture.season.league, "side": side, "sheets": sheets, "roster": roster,
