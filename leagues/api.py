@@ -26,7 +26,10 @@ from leagues.log import league_log_verify
 from leagues.models import Division, Fixture, League, Postponement, Season, Team
 from leagues.serializers import (
     CardSerializer,
+    CupCreateSerializer,
+    CupSerializer,
     DateSerializer,
+    DeciderSerializer,
     DecisionSerializer,
     DefaultSerializer,
     DivisionCreateSerializer,
@@ -188,6 +191,22 @@ class LeagueViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         rows = selectors.division_fixture_rows(season, division, team_id=_id_param(request, "team"))
         return Response(FixtureSerializer(rows, many=True).data)
 
+    @extend_schema(summary="The league's cups with their ties; POST: make a cup of a season's teams and draw its "
+                           "first round by lots (the secretary; the seed on the log)",
+                   request=CupCreateSerializer, responses={200: CupSerializer(many=True), 201: CupSerializer,
+                                                           **_errors(400, 401, 403, 404)})
+    @action(detail=True, methods=["get", "post"], pagination_class=None)
+    def cups(self, request: Request, slug: str) -> Response:
+        league = self.get_object()
+        if request.method == "POST":
+            serializer = CupCreateSerializer(data=request.data)
+            serializer.is_valid(raise_exception=True)
+            data = dict(serializer.validated_data)
+            season = get_object_or_404(Season.objects.filter(league=league), pk=data.pop("season"))
+            cup = services.cup_create(acting_user=request.user, league=league, season=season, **data)
+            return Response(CupSerializer(cup).data, status=status.HTTP_201_CREATED)
+        return Response(CupSerializer(league.cups.order_by("id"), many=True).data)
+
     @extend_schema(summary="The division's table: played, won, drawn, lost, board points, match points; ties by "
                            "match points, board points, head to head, honour points; promotion and relegation "
                            "marked", parameters=_SCOPE,
@@ -318,6 +337,14 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["post"], url_path="default")
     def default_match(self, request: Request, pk: str) -> Response:
         return self._run(request, DefaultSerializer, lambda f, side, reason: services.match_default(
+            acting_user=request.user, fixture=f, side=side, reason=reason))
+
+    @extend_schema(summary="Record who won the decider of a level cup match (the secretary)",
+                   request=DeciderSerializer, responses={200: FixtureDetailSerializer,
+                                                         **_errors(400, 401, 403, 404, 409)})
+    @action(detail=True, methods=["post"])
+    def decider(self, request: Request, pk: str) -> Response:
+        return self._run(request, DeciderSerializer, lambda f, side, reason: services.cup_decider(
             acting_user=request.user, fixture=f, side=side, reason=reason))
 
     @extend_schema(summary="Ask to postpone the match to be played by a deadline (a captain of either team)",

@@ -135,8 +135,31 @@ class RosterEntry(models.Model):
         ]
 
 
+class Cup(models.Model):
+    """A team knockout cup of a league's season: rounds of team matches drawn by lots (the seed on the log)."""
+
+    class TieRule(models.TextChoices):
+        BOARD_ELIMINATION = "board_elimination", "Board elimination (the bottom board struck off until one leads)"
+        DECIDER = "decider", "A decider game"
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="cups")
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="cups")
+    name = models.CharField(max_length=120)
+    tie_rule = models.CharField(max_length=20, choices=TieRule.choices, default=TieRule.BOARD_ELIMINATION)
+    draw_seed = models.CharField(max_length=32, blank=True)
+    winner = models.ForeignKey("Team", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        ordering = ["league", "id"]
+        constraints = [models.UniqueConstraint(fields=["season", "name"], name="cup_unique_name")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
 class Fixture(models.Model):
-    """A team match of a season's division: home team against away team (none: the home team's bye)."""
+    """A team match of a season's division, or of a cup: home team against away team (none: the home team's
+    bye)."""
 
     class Status(models.TextChoices):
         SCHEDULED = "scheduled", "Scheduled"
@@ -149,7 +172,8 @@ class Fixture(models.Model):
         BYE = "bye", "Bye"
 
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="fixtures")
-    division = models.ForeignKey(Division, on_delete=models.PROTECT, related_name="fixtures")
+    division = models.ForeignKey(Division, null=True, blank=True, on_delete=models.PROTECT, related_name="fixtures")
+    cup = models.ForeignKey(Cup, null=True, blank=True, on_delete=models.CASCADE, related_name="fixtures")
     round = models.PositiveSmallIntegerField()
     home = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="home_fixtures")
     away = models.ForeignKey(Team, null=True, blank=True, on_delete=models.PROTECT, related_name="away_fixtures")
@@ -165,12 +189,15 @@ class Fixture(models.Model):
     card_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                 related_name="+")
     dispute = models.TextField(blank=True)
+    cup_through = models.CharField(max_length=4, blank=True, help_text="A cup match: home or away, the side through.")
 
     class Meta:
         ordering = ["season", "division", "round", "id"]
         constraints = [
             models.UniqueConstraint(fields=["season", "division", "round", "home"], name="fixture_unique_home"),
             models.CheckConstraint(condition=~models.Q(home=models.F("away")), name="fixture_distinct_teams"),
+            models.CheckConstraint(condition=models.Q(division__isnull=True) ^ models.Q(cup__isnull=True),
+                                   name="fixture_division_xor_cup"),
         ]
         indexes = [models.Index(fields=["season", "division", "status"], name="fixture_division_status")]
 
@@ -258,6 +285,9 @@ class LeagueLog(models.Model):
         DISPUTE_DECIDED = "dispute_decided", "Dispute decided by the secretary"
         MATCH_DEFAULTED = "match_defaulted", "Match defaulted"
         POSTPONEMENT = "postponement", "Postponement"
+        CUP_DRAWN = "cup_drawn", "Cup drawn (lots)"
+        CUP_ROUND = "cup_round", "Cup round made"
+        CUP_THROUGH = "cup_through", "Cup match decided: a side goes through"
 
     league = models.ForeignKey(League, on_delete=models.PROTECT, related_name="log")
     kind = models.CharField(max_length=24, choices=Kind.choices)

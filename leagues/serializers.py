@@ -7,7 +7,7 @@ from typing import Any
 from rest_framework import serializers
 
 from core.limits import MAX_ID, NOTE_MAX_LENGTH, USERNAME_MAX_LENGTH
-from leagues.models import Fixture, League, LeagueLog, Postponement, SheetLine, Team
+from leagues.models import Cup, Fixture, League, LeagueLog, Postponement, SheetLine, Team
 
 MAX_BOARDS = 20
 
@@ -128,7 +128,7 @@ class FixtureDetailSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Fixture
-        fields = [*FIXTURE_FIELDS, "card", "dispute", "sheets", "games"]
+        fields = [*FIXTURE_FIELDS, "cup", "cup_through", "card", "dispute", "sheets", "games"]
         read_only_fields = fields
 
     def get_sheets(self, fixture: Fixture) -> dict[str, Any]:
@@ -214,3 +214,29 @@ class LeagueLogSerializer(serializers.ModelSerializer):
         model = LeagueLog
         fields = ["seq", "kind", "actor", "reason", "data", "created_at", "prev_hash", "hash", "key_id"]
         read_only_fields = fields
+
+
+class CupCreateSerializer(serializers.Serializer):
+    season = serializers.IntegerField(min_value=1, max_value=MAX_ID)
+    name = serializers.CharField(max_length=120)
+    teams = serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=MAX_ID), min_length=2,
+                                  max_length=128)
+    tie_rule = serializers.ChoiceField(choices=Cup.TieRule.choices, default=Cup.TieRule.BOARD_ELIMINATION)
+
+
+class CupSerializer(serializers.ModelSerializer):
+    fixtures = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Cup
+        fields = ["id", "name", "season", "tie_rule", "draw_seed", "winner", "fixtures"]
+        read_only_fields = fields
+
+    def get_fixtures(self, cup: Cup) -> list[dict[str, Any]]:
+        return [{"id": f.pk, "round": f.round, "home_id": f.home_id, "away_id": f.away_id, "status": f.status,
+                 "home_points": f.home_points, "away_points": f.away_points, "through": f.cup_through}
+                for f in cup.fixtures.order_by("round", "id")]
+
+
+class DeciderSerializer(ReasonSerializer):
+    side = serializers.ChoiceField(choices=SheetLine.Side.choices)

@@ -18,6 +18,7 @@ from accounts.roles import is_director
 from arbitration.creation import game_create
 from games.models import Game
 from leagues.access import authorise_captain, authorise_secretary, authorise_team_writer, captain_side
+from leagues.core.cup import cup_draw, cup_winner, next_round
 from leagues.core.match import (
     board_default,
     game_points,
@@ -33,6 +34,7 @@ from leagues.errors import FixtureConflict, InvalidInput, NotAllowed, RuleBroken
 from leagues.log import log_append
 from leagues.models import (
     BoardGame,
+    Cup,
     Division,
     Fixture,
     League,
@@ -420,6 +422,7 @@ def card_confirm(*, acting_user: Any, fixture: Fixture) -> Fixture:
     log_append(league=fixture.season.league, kind=Kind.CARD_CONFIRMED, actor=acting_user,
                data={"fixture": fixture.pk, "home_points": str(fixture.home_points),
                      "away_points": str(fixture.away_points), "card": fixture.card})
+    _cup_after(fixture, actor=acting_user)
     return fixture
 
 
@@ -454,6 +457,7 @@ def dispute_decide(*, acting_user: Any, fixture: Fixture, reason: str,
     log_append(league=fixture.season.league, kind=Kind.DISPUTE_DECIDED, actor=acting_user, reason=reason,
                data={"fixture": fixture.pk, "card": lines, "home_points": str(fixture.home_points),
                      "away_points": str(fixture.away_points)})
+    _cup_after(fixture, actor=acting_user)
     return fixture
 
 
@@ -481,6 +485,7 @@ def _default(fixture: Fixture, *, side: str, reason: str, actor: Any) -> Fixture
     log_append(league=league, kind=Kind.MATCH_DEFAULTED, actor=actor, reason=reason,
                data={"fixture": fixture.pk, "side": side, "home_points": str(score.home_points),
                      "away_points": str(score.away_points)})
+    _cup_after(fixture, actor=actor)
     return fixture
 
 
@@ -599,3 +604,96 @@ def postponement_expire(*, postponement_id: int, now: datetime | None = None) ->
              reason=f"The postponed match was not played by its deadline ({postponement.deadline:%Y-%m-%d %H:%M} "
                     f"UTC): the {postponement.requested_by} team, which asked for it, defaults.")
     return True
+
+
+# --- the team knockout cup -----------------------------------------------------------------------------
+
+@transaction.atomic
+def cup_create(*, acting_user: Any, league: League, season: Season, name: str, teams: Sequence[int],
+               tie_rule: str = Cup.TieRule.BOARD_ELIMINATION) -> Cup:
+    """Makes a cup of the season's ``teams`` and draws its first round by lots (the seed on the league's log).
+
+    Byes bring the field to a power of two; a level match goes through by the cup's rule
+    (``leagues.core.cup.cup_winner``): board elimination, or a decider the secretary records.
+    """
+    league = _lock_league(league)
+    authorise_secretary(league, acting_user)
+    if season.league_id != league.pk:
+        raise InvalidInput.field("season", "The season is not one of this league's.")
+    if tie_rule not in Cup.TieRule.values:
+        raise InvalidInput.field("tie_rule", f"One of {', '.join(Cup.TieRule.values)}.")
+    if Cup.objects.filter(season=season, name=name).exists():
+        raise InvalidInput.field("name", f"The season has a cup {name!r} already.")
+    ids = list(teams)
+    known = set(Team.objects.filter(season=season, pk__in=ids).values_list("pk", flat=True))
+    if set(ids) - known:
+        raise InvalidInput.field("teams", f"Team {sorted(set(ids) - known)[0]} is not a team of this season.")
+    seed = new_seed()
+    try:
+        plans = cup_draw(ids, seed)
+    except ScheduleError as error:
+        raise InvalidInput.field("teams", str(error)) from error
+    cup = Cup.objects.create(league=league, season=season, name=name, tie_rule=tie_rule, draw_seed=str(seed))
+    _cup_round_make(cup, plans)
+    log_append(league=league, kind=Kind.CUP_DRAWN, actor=acting_user,
+               data={"cup": cup.pk, "name": name, "teams": ids, "seed": str(seed), "tie_rule": tie_rule,
+                     "draw": [[p.home, p.away] for p in plans]})
+    return cup
+
+
+def _cup_round_make(cup: Cup, plans: Sequence[Any]) -> list[Fixture]:
+    return Fixture.objects.bulk_create(
+        Fixture(season=cup.season, cup=cup, round=p.round, home_id=p.home, away_id=p.away,
+                status=Status.BYE if p.is_bye else Status.SCHEDULED, cup_through="home" if p.is_bye else "")
+        for p in plans)
+
+
+def _cup_after(fixture: Fixture, *, actor: Any) -> None:
+    """Decides who goes through a cup match that has its result, and makes the next round when the round is done."""
+    if fixture.cup_id is None:
+        return
+    if fixture.status == Status.DEFAULTED:
+        through = "away" if fixture.defaulted_by == "home" else "home"
+    else:
+        cup = Cup.objects.get(pk=fixture.cup_id)
+        through = cup_winner([(Decimal(line["home"]), Decimal(line["away"])) for line in fixture.card], cup.tie_rule)
+        if through is None:
+            return  # level, under the decider rule: the secretary records the decider (cup_decider)
+    _cup_through(fixture, through, actor=actor, reason="")
+
+
+@transaction.atomic
+def cup_decider(*, acting_user: Any, fixture: Fixture, side: str, reason: str) -> Fixture:
+    """The secretary records who won the decider of a level cup match (the cup's rule ``decider``)."""
+    fixture = _lock_fixture(fixture)
+    authorise_secretary(fixture.season.league, acting_user)
+    if fixture.cup_id is None or fixture.status != Status.RESULT or fixture.cup_through:
+        raise FixtureConflict("Only a level cup match waiting for its decider takes one.")
+    if side not in ("home", "away"):
+        raise InvalidInput.field("side", "home or away.")
+    _cup_through(fixture, side, actor=acting_user, reason=reason or "decider")
+    return fixture
+
+
+def _cup_through(fixture: Fixture, through: str, *, actor: Any, reason: str) -> None:
+    league = fixture.season.league
+    fixture.cup_through = through
+    fixture.save(update_fields=["cup_through"])
+    log_append(league=league, kind=Kind.CUP_THROUGH, actor=actor, reason=reason,
+               data={"fixture": fixture.pk, "through": through,
+                     "team": fixture.home_id if through == "home" else fixture.away_id})
+    cup = Cup.objects.select_for_update().get(pk=fixture.cup_id)
+    round_ = list(Fixture.objects.filter(cup=cup, round=fixture.round).order_by("id").values_list(
+        "home_id", "away_id", "cup_through"))
+    if any(not side for _h, _a, side in round_):
+        return
+    winners = [home if side == "home" else away for home, away, side in round_]
+    if len(winners) == 1:
+        cup.winner_id = winners[0]
+        cup.save(update_fields=["winner"])
+        log_append(league=league, kind=Kind.CUP_ROUND, actor=actor, data={"cup": cup.pk, "winner": winners[0]})
+        return
+    plans = next_round(winners, fixture.round + 1)
+    _cup_round_make(cup, plans)
+    log_append(league=league, kind=Kind.CUP_ROUND, actor=actor,
+               data={"cup": cup.pk, "round": fixture.round + 1, "ties": [[p.home, p.away] for p in plans]})

@@ -14,6 +14,7 @@ from rest_framework.test import APIClient
 from games.models import Game
 from leagues import services
 from leagues.models import (
+    Cup,
     Division,
     Fixture,
     League,
@@ -48,6 +49,7 @@ def snapshot() -> dict[str, Any]:
         "sheets": list(SheetLine.objects.order_by("id").values_list("id", "player_id")),
         "postponements": list(Postponement.objects.order_by("id").values_list("id", "status")),
         "games": Game.objects.count(),
+        "cups": list(Cup.objects.order_by("id").values_list("id", "winner_id")),
     }
 
 
@@ -73,6 +75,9 @@ def write_endpoints(world, fixture: Fixture, entered: Fixture, postponement: Pos
         ("post", f"{e}/dispute/", {"reason": "x"}),
         ("post", f"{e}/decision/", {"reason": "x"}),
         ("post", f"/api/v1/league-postponements/{postponement.pk}/agree/", {}),
+        ("post", f"/api/v1/leagues/{slug}/cups/", {"season": world.season.pk, "name": "Cup",
+                                                   "teams": [t.pk for t in world.teams]}),
+        ("post", f"{e}/decider/", {"side": "home", "reason": "x"}),
         ("post", f"/api/v1/league-postponements/{postponement.pk}/approve/", {}),
     ]
 
