@@ -55,7 +55,7 @@ run: $(VENV)/.run-installed
 	@test -s "$(VAR_DIR)/log_key" || (umask 077; $(PY) -c "import secrets; print(secrets.token_urlsafe(32))" > "$(VAR_DIR)/log_key")
 	@export DJANGO_VAR_DIR="$(VAR_DIR)"; \
 	$(PY) manage.py migrate --noinput -v0 && \
-	$(PY) manage.py seed_demo && \
+	$(PY) manage.py seed_demo && $(PY) manage.py seed_league_demo && \
 	echo "" && \
 	echo "The system is starting at http://$(HOST):$(PORT)/  (API: http://$(HOST):$(PORT)/api/v1/docs/, health: http://$(HOST):$(PORT)/healthz)" && \
 	echo "Stop it with Ctrl-C." && echo "" && \

@@ -19,6 +19,7 @@ from arbitration.api import (
     GameViewSet,
 )
 from clubs.api import ClubPlayerView, ClubViewSet, RatingListImportView
+from leagues.api import FixtureViewSet, LeagueViewSet, PostponementViewSet, TeamViewSet
 from tournaments.api import (
     CrosstableCSVView,
     EntryDetailView,
@@ -54,6 +55,10 @@ router.register("players", PlayerViewSet, basename="player")
 router.register("tournaments", TournamentViewSet, basename="tournament")
 router.register("games", GameViewSet, basename="game")
 router.register("clubs", ClubViewSet, basename="club")
+router.register("leagues", LeagueViewSet, basename="league")
+router.register("league-teams", TeamViewSet, basename="league-team")
+router.register("league-fixtures", FixtureViewSet, basename="league-fixture")
+router.register("league-postponements", PostponementViewSet, basename="league-postponement")
 
 urlpatterns = [
     path("me/", MeView.as_view(), name="me"),

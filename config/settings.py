@@ -341,6 +341,12 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "config.schema.error_responses"],
     # <id:...> (core.converters): 1 to 18 digits, shown as the integers they are.
     "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "minimum": 0, "maximum": 10**18 - 1}},
+    "ENUM_NAME_OVERRIDES": {  # leagues' choices named apart from the tournaments' and games' of the same field names
+        "LeagueOpeningEnum": "leagues.models.League.Opening", "FixtureStatusEnum": "leagues.models.Fixture.Status",
+        "PostponementStatusEnum": "leagues.models.Postponement.Status", "TeamSideEnum": "leagues.models.SheetLine.Side",
+        "DefaultSideEnum": "leagues.serializers.DEFAULT_SIDES",
+        "SideEnum": ["black", "white"], "OpeningEnum": "tournaments.models.Tournament.Opening",
+    },
 }
 
 # Celery: Redis in production; the file-system transport (no server) by default.

@@ -36,6 +36,7 @@ urlpatterns = [
     path("games/", include("arbitration.urls")),
     path("tournaments/", include("tournaments.urls")),
     path("clubs/", include("clubs.urls")),
+    path("leagues/", include("leagues.urls")),
     path("api/v1/", include((api_v1, "v1"), namespace="v1")),
     re_path(r"^api(?:/.*)?$", json_not_found),
 ]

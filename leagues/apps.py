@@ -1,3 +1,4 @@
+"""Team matches, leagues, seasons, result cards and the team cup (issue 26): above tournaments."""
 from django.apps import AppConfig
 
 
@@ -5,3 +6,9 @@ class LeaguesConfig(AppConfig):
     """Teams, team matches, leagues and the cup, above tournaments (they reuse its pure cores)."""
 
     name = "leagues"
+
+    def ready(self) -> None:
+        from arbitration.signals import game_finished
+        from leagues.tasks import on_game_finished
+
+        game_finished.connect(on_game_finished, dispatch_uid="leagues.on_game_finished")

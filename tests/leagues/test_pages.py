@@ -1,0 +1,84 @@
+"""League pages through the test client: the table, a team match, the captain's forms, the iCal feed."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+from icalendar import Calendar
+
+from leagues import services
+from leagues.models import Fixture, LeagueLog
+from tests.leagues.conftest import captain_of, sheet
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def fixture(world) -> Fixture:
+    services.fixtures_make(acting_user=world.secretary, season=world.season, division=world.division,
+                           start=date(2026, 12, 1), weekday=1)
+    return Fixture.objects.filter(season=world.season).select_related("home", "away").order_by("round", "id")[0]
+
+
+def test_the_league_page_shows_the_table_the_fixtures_and_the_csv_link(client, world, fixture):
+    response = client.get(f"/leagues/{world.league.slug}/")
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert body.count('data-testid="table-row"') == 4 and "Round 6" in body
+    assert f"{fixture.home.name} v {fixture.away.name}" in body and 'data-testid="table-csv"' in body
+    assert client.get("/leagues/").status_code == 200
+    assert client.get("/leagues/nope/").status_code == 404
+
+
+def test_a_captain_submits_his_sheet_enters_the_card_and_the_other_confirms_on_the_pages(client, world, fixture):
+    home, away = captain_of(world, fixture.home), captain_of(world, fixture.away)
+    client.force_login(home)
+    page = client.get(f"/leagues/fixtures/{fixture.pk}/").content.decode()
+    assert 'data-testid="sheet-form"' in page and 'data-testid="confirm-form"' not in page
+    form = {f"board{b}": str(p or "") for b, p in enumerate(sheet(world, fixture.home, 3), start=1)}
+    response = client.post(f"/leagues/fixtures/{fixture.pk}/sheet", form, follow=True)
+    assert "Your team sheet is in" in response.content.decode()
+    client.force_login(away)
+    assert "hidden until both sheets are in" in client.get(f"/leagues/fixtures/{fixture.pk}/").content.decode()
+    bad = {f"board{b}": str(p) for b, p in enumerate(reversed(sheet(world, fixture.away)), start=1)}
+    refused = client.post(f"/leagues/fixtures/{fixture.pk}/sheet", bad, follow=True).content.decode()
+    assert "Rule &#x27;nominated board order&#x27;" in refused
+    client.post(f"/leagues/fixtures/{fixture.pk}/sheet",
+                {f"board{b}": str(p) for b, p in enumerate(sheet(world, fixture.away), start=1)})
+    client.force_login(home)
+    client.post(f"/leagues/fixtures/{fixture.pk}/card", {"b1g1": "1", "b2g1": "0.5", "b3g1": "0", "b4g1": "1"})
+    fixture.refresh_from_db()
+    assert fixture.status == "card_entered" and fixture.card[3]["default"] is True  # home did not field board 4
+    client.force_login(away)
+    page = client.get(f"/leagues/fixtures/{fixture.pk}/").content.decode()
+    assert 'data-testid="confirm-form"' in page
+    client.post(f"/leagues/fixtures/{fixture.pk}/confirm", {"decision": "confirm"})
+    fixture.refresh_from_db()
+    assert (fixture.status, fixture.home_points, fixture.away_points) == ("result", 1.5, 2.5)
+    assert LeagueLog.objects.filter(league=world.league, kind="card_confirmed").count() == 1
+    captain = client.get("/leagues/me/").content.decode()
+    assert fixture.home.name in captain and 'data-testid="next-fixture"' in captain
+
+
+def test_the_page_writes_refuse_outsiders_and_the_public(client, world, fixture, make_user):
+    before = list(LeagueLog.objects.values_list("id", flat=True))
+    outsider = make_user("stranger", "director")
+    for path, body in (("sheet", {"board1": ""}), ("card", {"b1g1": "1"}), ("confirm", {"decision": "confirm"})):
+        client.logout()
+        response = client.post(f"/leagues/fixtures/{fixture.pk}/{path}", body)
+        assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+        client.force_login(outsider)
+        assert client.post(f"/leagues/fixtures/{fixture.pk}/{path}", body).status_code == 403
+    assert list(LeagueLog.objects.values_list("id", flat=True)) == before
+
+
+def test_a_teams_fixtures_as_icalendar(client, world, fixture):
+    response = client.get(f"/leagues/teams/{fixture.home_id}/fixtures.ics")
+    assert response.status_code == 200 and response["Content-Type"].startswith("text/calendar")
+    calendar = Calendar.from_ical(response.content)
+    events = [c for c in calendar.walk("VEVENT")]
+    assert len(events) == 6  # 4 teams: six matches, no bye
+    first = min(events, key=lambda e: e.decoded("dtstart"))
+    assert first.decoded("dtstart").date() == date(2026, 12, 1)
+    assert str(first.get("summary")).startswith(f"{fixture.home.name} v {fixture.away.name}")
