@@ -5,3 +5,9 @@ class EventsConfig(AppConfig):
     """Events with sections, title matches, series and rating lists, above tournaments."""
 
     name = "events"
+
+    def ready(self) -> None:
+        from arbitration.signals import game_finished
+        from events.tasks import on_game_finished
+
+        game_finished.connect(on_game_finished, dispatch_uid="events.on_game_finished")
