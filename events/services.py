@@ -18,7 +18,16 @@ from arbitration.services import game_create
 from events.entry_rules import Applicant, EntryRules, entry_refusal
 from events.errors import EntryRefused, TitleMatchConflict
 from events.matchplay import DRAW, LOSS, WIN, score_line
-from events.models import Event, EventLog, Registration, Section, Series, SeriesStage, TitleMatch, TitleMatchGame
+from events.models import (
+    Event,
+    EventLog,
+    Registration,
+    Section,
+    Series,
+    SeriesStage,
+    TitleMatch,
+    TitleMatchGame,
+)
 from events.ratings import band_rating
 from games.models import Game
 from players.models import Player
@@ -127,8 +136,8 @@ def section_create(*, acting_user: Any, event: Event, name: str, rating_min: int
         acting_user=acting_user, name=f"{event.name}: {name}", slug=slug, venue=event.venue,
         start_date=event.start_date, end_date=event.end_date, **tournament_settings)
     tournament.directors.add(*event.directors.all())
-    tournament_services.tournament_status_set(acting_user=acting_user, tournament=tournament,
-                                              status=Tournament.Status.REGISTRATION)
+    tournament = tournament_services.tournament_status_set(acting_user=acting_user, tournament=tournament,
+                                                           status=Tournament.Status.REGISTRATION)
     section = Section.objects.create(
         event=event, tournament=tournament, name=name, order=event.sections.count() + 1, rating_min=rating_min,
         rating_max=rating_max, unrated_allowed=unrated_allowed, age_min=age_min, age_max=age_max,
