@@ -18,6 +18,7 @@ from arbitration.api import (
     GameScoresheetView,
     GameViewSet,
 )
+from events.api import EventViewSet, SeriesViewSet, TitleMatchViewSet
 from tournaments.api import (
     CrosstableCSVView,
     EntryDetailView,
@@ -47,6 +48,9 @@ router.include_format_suffixes = False
 router.register("players", PlayerViewSet, basename="player")
 router.register("tournaments", TournamentViewSet, basename="tournament")
 router.register("games", GameViewSet, basename="game")
+router.register("events", EventViewSet, basename="event")
+router.register("title-matches", TitleMatchViewSet, basename="title-match")
+router.register("series", SeriesViewSet, basename="series")
 
 urlpatterns = [
     path("me/", MeView.as_view(), name="me"),

@@ -60,7 +60,7 @@ def directs(obj: Event | TitleMatch | Series, user: Any) -> bool:
     return bool(user.is_superuser or obj.directors.filter(pk=user.pk).exists())
 
 
-def _authorise(obj: Event | TitleMatch | Series, user: Any) -> None:
+def authorise_director(obj: Event | TitleMatch | Series, user: Any) -> None:
     if not directs(obj, user):
         raise NotDirector(f"Only a director of this {obj._meta.verbose_name} may do this.")
 
@@ -115,7 +115,7 @@ def section_create(*, acting_user: Any, event: Event, name: str, rating_min: int
     event directs the section's tournament, which opens for registration at once.
     """
     event = _event_lock(event)
-    _authorise(event, acting_user)
+    authorise_director(event, acting_user)
     name = (name or "").strip()
     errors: dict[str, list[str]] = {}
     if not name:
@@ -178,7 +178,7 @@ def registration_add(*, acting_user: Any, event: Event, section: Section | int, 
     ``entry_refused`` with ``details.reason``.
     """
     event = _event_lock(event)
-    _authorise(event, acting_user)
+    authorise_director(event, acting_user)
     section_obj = event.sections.filter(pk=section.pk if isinstance(section, Section) else section).first()
     if section_obj is None:
         raise InvalidInput.field("section", "Not a section of this event.")
@@ -209,7 +209,7 @@ def event_check_in(*, acting_user: Any, event: Event, player: Player | int, pres
     Each mark is the section's own (``presence_set``, on its tournament's log) for its next round.
     """
     event = _event_lock(event)
-    _authorise(event, acting_user)
+    authorise_director(event, acting_user)
     player_id = player.pk if isinstance(player, Player) else player
     sections = [r.section for r in Registration.objects.filter(event=event, player_id=player_id)
                 .select_related("section__tournament").order_by("section__order")
@@ -229,7 +229,7 @@ def event_check_in(*, acting_user: Any, event: Event, player: Player | int, pres
 def event_directors_add(*, acting_user: Any, event: Event, user: Any) -> Event:
     """Adds a director to the event and to each of its sections' tournaments."""
     event = _event_lock(event)
-    _authorise(event, acting_user)
+    authorise_director(event, acting_user)
     if not is_director(user):
         raise InvalidInput.field("director", f"{user.username} does not hold the director role.")
     event.directors.add(user)
@@ -277,7 +277,7 @@ def title_match_create(*, acting_user: Any, name: str, player_one: Player | int,
     if not is_director(acting_user):
         raise NotDirector("Only a tournament director may create a title match.")
     if event is not None:
-        _authorise(event, acting_user)
+        authorise_director(event, acting_user)
     name = (name or "").strip()
     slug = (slug or "").strip() or slugify(name)[:80]
     errors: dict[str, list[str]] = {}
@@ -352,7 +352,7 @@ def _recorded_lots(match: TitleMatch) -> Lots:
 def title_match_start(*, acting_user: Any, match: TitleMatch) -> TitleMatchGame:
     """Starts the match: its first game is created (the acting director directs its games)."""
     match = _match_lock(match)
-    _authorise(match, acting_user)
+    authorise_director(match, acting_user)
     if match.status != TitleMatch.Status.SCHEDULED:
         raise TitleMatchConflict(f"The match is {match.status}: it starts once.", details={"status": match.status})
     match.status = TitleMatch.Status.PLAYING
@@ -445,7 +445,7 @@ def series_create(*, acting_user: Any, name: str, slug: str = "", method: str = 
 def series_stage_add(*, acting_user: Any, series: Series, tournament: str) -> SeriesStage:
     """Adds a stage (a tournament, by slug) at the end of the series."""
     series = Series.objects.select_for_update().get(pk=series.pk)
-    _authorise(series, acting_user)
+    authorise_director(series, acting_user)
     found = Tournament.objects.filter(slug=tournament).first()
     if found is None:
         raise InvalidInput.field("tournament", f"No tournament {tournament}.")
