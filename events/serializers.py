@@ -11,7 +11,12 @@ from core.text import no_control_characters
 from events.models import Event, Section, Series, TitleMatch
 from games.models import RuleSet
 from players.models import RATING_MAX
-from tournaments.serializers import MAX_GAMES_PER_MATCH, TournamentCreateSerializer, player_ref, standings_data
+from tournaments.serializers import (
+    MAX_GAMES_PER_MATCH,
+    TournamentCreateSerializer,
+    player_ref,
+    standings_data,
+)
 
 MAX_TITLE_MATCH_GAMES = 60
 MAX_PLACES = 200
