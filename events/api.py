@@ -18,6 +18,7 @@ from events.models import Event, Series, TitleMatch
 from events.serializers import (
     CheckInSerializer,
     DeskLineSerializer,
+    DirectorSerializer,
     EventCreateSerializer,
     EventSerializer,
     RegistrationCreateSerializer,
@@ -142,15 +143,16 @@ class EventViewSet(viewsets.GenericViewSet):
                           "checked_in": line.checked_in} for line in selectors.desk(event)])
 
     @extend_schema(summary="Add a director to the event and its sections (the event's director)",
-                   request={"application/json": {"type": "object", "properties": {"director": {"type": "string"}}}},
+                   request=DirectorSerializer,
                    responses={200: EventSerializer, **_errors(400, 401, 403, 404)})
     @action(detail=True, methods=["post"])
     def directors(self, request: Request, slug: str | None = None) -> Response:
         event = _get(Event, slug, "event")
-        name = request.data.get("director") if hasattr(request.data, "get") else None
-        user = get_user_model().objects.filter(username=name).first() if isinstance(name, str) else None
+        serializer = DirectorSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        user = get_user_model().objects.filter(username=serializer.validated_data["director"]).first()
         if user is None:
-            raise InvalidInput.field("director", "A username.")
+            raise InvalidInput.field("director", "No user of that name.")
         event = services.event_directors_add(acting_user=request.user, event=event, user=user)
         return Response(_event_detail(event))
 

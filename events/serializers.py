@@ -66,6 +66,11 @@ class RegistrationCreateSerializer(serializers.Serializer):
     title = _text(40, required=False, allow_blank=True, default="")
 
 
+class DirectorSerializer(serializers.Serializer):
+    director = serializers.CharField(max_length=USERNAME_MAX_LENGTH, validators=[no_control_characters],
+                                     help_text="The username of a user with the director role.")
+
+
 class CheckInSerializer(serializers.Serializer):
     player = serializers.IntegerField(min_value=1, max_value=MAX_ID)
     present = serializers.BooleanField(default=True)

@@ -14,6 +14,7 @@ from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
 from accounts.roles import is_director
+from core.text import control_characters_message
 from arbitration.services import game_create
 from events.entry_rules import Applicant, EntryRules, entry_refusal
 from events.errors import EntryRefused, TitleMatchConflict
@@ -186,6 +187,9 @@ def registration_add(*, acting_user: Any, event: Event, section: Section | int, 
     if player_obj is None:
         raise InvalidInput.field("player", f"There is no player {player}.")
     title = (title or "").strip()
+    problem = control_characters_message(title)
+    if problem:
+        raise InvalidInput.field("title", problem)
     reason = section_refusal(section_obj, player_obj, birth_date=birth_date, title=title)
     if reason is not None:
         raise EntryRefused(reason, details={"reason": reason, "section": section_obj.name, "player": player_obj.pk})
