@@ -14,8 +14,8 @@ from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
 from accounts.roles import is_director
-from core.text import control_characters_message
 from arbitration.services import game_create
+from core.text import control_characters_message
 from events.entry_rules import Applicant, EntryRules, entry_refusal
 from events.errors import EntryRefused, TitleMatchConflict
 from events.matchplay import DRAW, LOSS, WIN, score_line
