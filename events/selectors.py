@@ -84,23 +84,27 @@ class DeskLine:
 
 
 def desk(event: Event) -> list[DeskLine]:
-    """Returns the event's registered players, by name, each with his sections and his marks for their next round."""
+    """Returns the event's registered players, by name, each with his sections and his marks for their next round.
+
+    Three queries and one a section (its next round's number), whatever the number of players.
+    """
     lines: dict[int, DeskLine] = {}
-    registrations = (Registration.objects.filter(event=event).select_related("player", "section__tournament")
-                     .order_by("player__name", "player_id", "section__order"))
-    next_round: dict[int, int] = {}
+    registrations = list(Registration.objects.filter(event=event).select_related("player", "section__tournament")
+                         .order_by("player__name", "player_id", "section__order"))
+    tournaments = {r.section.tournament_id: r.section.tournament for r in registrations}
+    active = set(Entry.objects.filter(tournament_id__in=list(tournaments), status=Entry.Status.ACTIVE)
+                 .values_list("tournament_id", "player_id"))
+    next_round = {pk: next_round_number(t) for pk, t in tournaments.items()}
+    marks = {(t, n, p): present for t, n, p, present in Presence.objects.filter(
+        tournament_id__in=list(tournaments)).values_list("tournament_id", "round_number", "player_id", "present")}
     for registration in registrations:
-        tournament = registration.section.tournament
-        if not Entry.objects.filter(tournament=tournament, player=registration.player,
-                                    status=Entry.Status.ACTIVE).exists():
+        tournament_id = registration.section.tournament_id
+        if (tournament_id, registration.player_id) not in active:
             continue
         line = lines.setdefault(registration.player_id, DeskLine(player=registration.player))
         line.sections.append(registration.section)
-        if tournament.pk not in next_round:
-            next_round[tournament.pk] = next_round_number(tournament)
-        mark = Presence.objects.filter(tournament=tournament, round_number=next_round[tournament.pk],
-                                       player=registration.player).values_list("present", flat=True).first()
-        line.present[registration.section_id] = mark
+        line.present[registration.section_id] = marks.get(
+            (tournament_id, next_round[tournament_id], registration.player_id))
     return list(lines.values())
 
 

@@ -196,3 +196,17 @@ def test_series_standings_count_each_players_best_k_of_n_stages(director):
     by_results = services.series_create(acting_user=director, name="Results", method="results", best_of=1,
                                         stages=[t.slug for t in stages[:2]])
     assert [(p.name, row.total) for row, p in selectors.series_table(by_results)[1]][0][1] > 0
+
+
+def test_the_desk_reads_in_a_fixed_number_of_queries_whatever_the_number_of_players(director,
+                                                                                   django_assert_num_queries):
+    event = make_event(director)
+    masters, major, minor = three_sections(director, event)
+    for section, group in ((masters, players("M", [2100, 2200])), (major, players("J", [1800] * 6)),
+                           (minor, players("N", [1500] * 8))):
+        for player in group:
+            services.registration_add(acting_user=director, event=event, section=section, player=player)
+        services.event_check_in(acting_user=director, event=event, player=group[0])
+    with django_assert_num_queries(6):  # registrations, entries, marks, and one a section for its next round
+        lines = selectors.desk(event)
+    assert len(lines) == 16 and sum(line.checked_in for line in lines) == 3
