@@ -19,13 +19,16 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.roles import is_director
 from core.api import AppError, shortened
 from core.limits import MAX_ID
+from core.text import control_characters_message
 from events import selectors, services
 from events.matchplay import half_points_text
 from events.models import Event, Series, TitleMatch
 from players.models import Player
 from tournaments import services as tournament_services
+from tournaments.models import Tournament
 from tournaments.services import InvalidInput
 from tournaments.svg import position_svg
 
@@ -49,9 +52,111 @@ def _int(value: Any, field: str, what: str) -> int:
 
 @require_GET
 def event_list(request: HttpRequest) -> HttpResponse:
-    """Shows every event with its sections, the title matches and the series."""
+    """Shows every event with its sections, the title matches and the series; a director's forms to make them."""
+    director = is_director(request.user)
     return render(request, "events/list.html", {
-        "events": selectors.event_list(), "matches": selectors.title_match_list(), "series": selectors.series_list()})
+        "events": selectors.event_list(), "matches": selectors.title_match_list(), "series": selectors.series_list(),
+        "is_director": director, "players": Player.objects.order_by("name", "id") if director else [],
+        "tournaments": Tournament.objects.order_by("-start_date", "name") if director else [],
+        "formats": Tournament.Format.choices, "openings": Tournament.Opening.choices})
+
+
+def _made(request: HttpRequest, make: Any, done: Any, back: str) -> HttpResponse:
+    """Runs a creation; on success goes to ``done(obj)``, on a refusal back to ``back`` with the reason."""
+    if not is_director(request.user):
+        raise PermissionDenied("Only a tournament director may do this.")
+    try:
+        made = make()
+    except AppError as error:
+        fields = error.details.get("fields") if isinstance(error.details, dict) else None
+        detail = "; ".join(f"{name}: {' '.join(problems)}" for name, problems in fields.items()) if fields else ""
+        messages.error(request, f"{error.message} {detail}".strip())
+        return redirect(back)
+    messages.success(request, f"{made} is made.")
+    return redirect(done(made))
+
+
+def _text(request: HttpRequest, name: str, limit: int = 200) -> str:
+    value = request.POST.get(name, "")
+    problem = control_characters_message(value)
+    if problem:
+        raise InvalidInput.field(name, problem)
+    return value.strip()[:limit]
+
+
+def _number_or_none(request: HttpRequest, name: str, what: str) -> int | None:
+    value = request.POST.get(name, "").strip()
+    return _int(value, name, what) if value else None
+
+
+@login_required
+@require_POST
+def event_new(request: HttpRequest) -> HttpResponse:
+    def make() -> Event:
+        start = _date(request.POST.get("start_date", ""), "start_date")
+        end = _date(request.POST.get("end_date", ""), "end_date") or start
+        if start is None:
+            raise InvalidInput.field("start_date", "The event's first day.")
+        return services.event_create(acting_user=request.user, name=_text(request, "name"),
+                                     slug=_text(request, "slug", 80), venue=_text(request, "venue"),
+                                     organiser=_text(request, "organiser"), start_date=start, end_date=end)
+    return _made(request, make, lambda e: reverse("events:desk", kwargs={"slug": e.slug}), reverse("events:list"))
+
+
+@login_required
+@require_POST
+def section_new(request: HttpRequest, slug: str) -> HttpResponse:
+    def act(event: Event) -> str:
+        fmt = request.POST.get("format", "")
+        settings: dict[str, Any] = {
+            "format": fmt, "opening": request.POST.get("opening", ""),
+            "games_per_match": _int(request.POST.get("games_per_match", "2"), "games_per_match", "Games a round"),
+        }
+        if fmt == Tournament.Format.SWISS:
+            settings["round_count"] = _int(request.POST.get("rounds", ""), "rounds", "The number of rounds")
+        barred = [_int(v, "barred_by", "A section") for v in request.POST.getlist("barred_by")]
+        titles = [t.strip() for t in _text(request, "titles").split(",") if t.strip()]
+        section = services.section_create(
+            acting_user=request.user, event=event, name=_text(request, "name", 120),
+            rating_min=_number_or_none(request, "rating_min", "The band's bottom"),
+            rating_max=_number_or_none(request, "rating_max", "The band's top"),
+            unrated_allowed=request.POST.get("unrated_allowed") == "on",
+            age_min=_number_or_none(request, "age_min", "The youngest age"),
+            age_max=_number_or_none(request, "age_max", "The oldest age"), titles=titles, barred_by=barred,
+            **settings)
+        return f"The section {section.name} is made: its tournament is open for registration."
+    return _desk_act(request, slug, act)
+
+
+@login_required
+@require_POST
+def title_match_new(request: HttpRequest) -> HttpResponse:
+    def make() -> TitleMatch:
+        return services.title_match_create(
+            acting_user=request.user, name=_text(request, "name"), slug=_text(request, "slug", 80),
+            player_one=_int(request.POST.get("player_one"), "player_one", "The first player"),
+            player_two=_int(request.POST.get("player_two"), "player_two", "The second player"),
+            games=_int(request.POST.get("games"), "games", "The number of games"),
+            play_out=request.POST.get("play_out") == "on", opening=request.POST.get("opening", ""))
+    return _made(request, make, lambda m: reverse("events:match", kwargs={"slug": m.slug}), reverse("events:list"))
+
+
+@login_required
+@require_POST
+def series_new(request: HttpRequest) -> HttpResponse:
+    def make() -> Series:
+        try:
+            points = [float(p) for p in _text(request, "place_points").replace(" ", "").split(",") if p]
+        except ValueError as error:
+            raise InvalidInput.field("place_points", "Numbers separated by commas: 10, 6, 4.") from error
+        stages = request.POST.getlist("stages")[:50]
+        if any(control_characters_message(stage) for stage in stages):
+            raise InvalidInput.field("stages", "Tournaments by slug.")
+        return services.series_create(
+            acting_user=request.user, name=_text(request, "name"), slug=_text(request, "slug", 80),
+            method=request.POST.get("method", ""), place_points=points,
+            best_of=_number_or_none(request, "best_of", "Best K"), stages=stages)
+    return _made(request, make, lambda s: reverse("events:series", kwargs={"slug": s.slug}), reverse("events:list"))
 
 
 @require_GET
@@ -79,7 +184,8 @@ def event_desk(request: HttpRequest, slug: str) -> HttpResponse:
         section.preview = section.tournament.rounds.filter(status="preview").first()
     return render(request, "events/desk.html", {
         "event": event, "sections": sections, "lines": selectors.desk(event),
-        "players": Player.objects.order_by("name", "id")})
+        "players": Player.objects.order_by("name", "id"), "formats": Tournament.Format.choices,
+        "openings": Tournament.Opening.choices})
 
 
 def _desk_act(request: HttpRequest, slug: str, action: Any) -> HttpResponse:

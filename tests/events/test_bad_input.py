@@ -85,7 +85,9 @@ def test_another_directors_pages_change_nothing_of_this_event(director, make_use
     services.title_match_create(acting_user=director, name="M", slug="m", player_one=a, player_two=b, games=2)
     pages = [(f"/events/{event.slug}/desk/register", {"section": major.pk, "player": a.pk}),
              (f"/events/{event.slug}/desk/check-in", {"player": b.pk, "present": "yes"}),
-             (f"/events/{event.slug}/desk/pair", {"section": major.pk}), ("/events/matches/m/start", {})]
+             (f"/events/{event.slug}/desk/pair", {"section": major.pk}), ("/events/matches/m/start", {}),
+             (f"/events/{event.slug}/desk/sections", {"name": "Blitz", "format": "swiss", "rounds": "3",
+                                                      "opening": "go-as-you-please"})]
     for user in (make_user("other", "director"), make_user("pl", "player"), make_user("rf", "referee"), None):
         client.logout()
         if user is not None:
@@ -97,4 +99,5 @@ def test_another_directors_pages_change_nothing_of_this_event(director, make_use
             else:
                 assert response.status_code == 403, (user, url, response.status_code)
     assert Registration.objects.count() == 1 and not Presence.objects.exists() and not Round.objects.exists()
+    assert event.sections.count() == 3
     assert TitleMatch.objects.get().status == "scheduled"

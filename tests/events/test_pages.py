@@ -75,3 +75,67 @@ def test_a_series_page_links_its_stages(client, director, event):
                            stages=[masters.tournament.slug])
     page = client.get("/events/series/cup/").content.decode()
     assert f'href="/tournaments/{masters.tournament.slug}/"' in page and "best 1 of 1 stages" in page
+
+
+def test_a_director_makes_an_event_its_sections_a_title_match_and_a_series_from_the_pages(client, director):
+    from events.models import Event, Series, TitleMatch
+
+    a, b = players("F", [2100, 2000])
+    client.force_login(director)
+    response = client.post("/events/new", {"name": "Scottish Open", "venue": "Perth", "start_date": "2026-09-01",
+                                           "end_date": "2026-09-02"})
+    assert response["Location"] == "/events/scottish-open/desk/"
+    client.post("/events/scottish-open/desk/sections", {"name": "Master", "format": "round_robin",
+                                                         "games_per_match": "4", "opening": "three-move-ballot",
+                                                         "rating_min": "2000"})
+    master = Event.objects.get(slug="scottish-open").sections.get()
+    response = client.post("/events/scottish-open/desk/sections", {
+        "name": "Intermediate", "format": "swiss", "rounds": "5", "games_per_match": "2",
+        "opening": "go-as-you-please", "rating_max": "1900", "barred_by": [str(master.pk)]}, follow=True)
+    assert "The section Intermediate is made" in response.content.decode()
+    refused = client.post("/events/scottish-open/desk/sections", {"name": "Bad", "format": "swiss", "rounds": "x",
+                                                                  "opening": "go-as-you-please"}, follow=True)
+    assert "The number of rounds must be a number" in refused.content.decode()
+    intermediate = Event.objects.get(slug="scottish-open").sections.get(name="Intermediate")
+    assert list(intermediate.barred_by.all()) == [master] and intermediate.tournament.round_count == 5
+    assert master.tournament.games_per_match == 4
+    response = client.post("/events/matches/new", {"name": "Scottish Title", "player_one": a.pk, "player_two": b.pk,
+                                                    "games": "6", "opening": "three-move-ballot"})
+    assert response["Location"] == "/events/matches/scottish-title/" and len(TitleMatch.objects.get().ballots) == 3
+    odd = client.post("/events/matches/new", {"name": "Odd", "player_one": a.pk, "player_two": b.pk, "games": "5",
+                                              "opening": "three-move-ballot"}, follow=True)
+    assert "An even number of games" in odd.content.decode()
+    response = client.post("/events/series/new", {"name": "Tour", "method": "places", "place_points": "5, 3, 1",
+                                                  "best_of": "2", "stages": [master.tournament.slug,
+                                                                             intermediate.tournament.slug]})
+    assert response["Location"] == "/events/series/tour/" and Series.objects.get().stages.count() == 2
+
+
+def test_the_creation_forms_answer_hostile_values_and_outsiders_without_a_server_error(client, director, make_user):
+    from tests.config.test_bad_input_types import PAGE_HOSTILE
+
+    event = make_event(director)
+    a, b = players("F", [2100, 2000])
+    client.force_login(director)
+    client.raise_request_exception = False
+    forms = {"/events/new": {"name": "E", "slug": "e", "venue": "v", "organiser": "o", "start_date": "2026-01-01",
+                             "end_date": "2026-01-02"},
+             f"/events/{event.slug}/desk/sections": {"name": "S", "format": "swiss", "rounds": "3",
+                                                      "games_per_match": "2", "opening": "go-as-you-please",
+                                                      "rating_min": "1", "rating_max": "2", "age_min": "1",
+                                                      "age_max": "2", "titles": "M", "barred_by": "1"},
+             "/events/matches/new": {"name": "M", "slug": "m", "player_one": str(a.pk), "player_two": str(b.pk),
+                                     "games": "2", "opening": "go-as-you-please"},
+             "/events/series/new": {"name": "S", "slug": "s", "method": "places", "place_points": "1",
+                                    "best_of": "1", "stages": "x"}}
+    failures = []
+    for url, form in forms.items():
+        for field in form:
+            for value in PAGE_HOSTILE:
+                response = client.post(url, {**form, field: value})
+                if response.status_code >= 500:
+                    failures.append((url, field, value[:20], response.status_code))
+    assert not failures, failures
+    client.force_login(make_user("pl", "player"))
+    for url, form in forms.items():
+        assert client.post(url, form).status_code == 403, url
