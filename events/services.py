@@ -18,7 +18,7 @@ from arbitration.services import game_create
 from core.text import control_characters_message
 from events.entry_rules import Applicant, EntryRules, entry_refusal
 from events.errors import EntryRefused, TitleMatchConflict
-from events.matchplay import DRAW, LOSS, WIN, score_line
+from events.matchplay import DRAW, LOSS, WIN, ScoreLine, score_line
 from events.models import (
     Event,
     EventLog,
@@ -373,6 +373,11 @@ def _acting_director(match: TitleMatch) -> Any:
     return None
 
 
+def match_over(match: TitleMatch, line: ScoreLine) -> bool:
+    """Tells whether the match is over: every game played, or decided and its rules say the rest is not played."""
+    return line.finished or (line.decided_after is not None and not match.play_out)
+
+
 @transaction.atomic
 def title_match_game_finished(*, game_id: int) -> int | None:
     """Follows up a finished game of a title match: the next game, or the end of the match; idempotent.
@@ -391,7 +396,7 @@ def title_match_game_finished(*, game_id: int) -> int | None:
     if any(mg.game.status != Game.Status.FINISHED for mg in made):
         return None  # a game of the match is still being played (or this was a correction)
     line = score_line(match.games, match_results(match))
-    if line.finished or (line.decided_after is not None and not match.play_out):
+    if match_over(match, line):
         match.status = TitleMatch.Status.FINISHED
         match.save(update_fields=["status"])
         _log(title_match=match, event=match.event, kind="finished", actor=None,

@@ -271,7 +271,9 @@ def event_programme(request: HttpRequest, slug: str) -> HttpResponse:
 def _match_context(match: TitleMatch) -> dict[str, Any]:
     line, rows = selectors.title_match_detail(match)
     winner = {1: match.player_one, 2: match.player_two}.get(line.winner)
-    return {"match": match, "line": line, "rows": rows, "winner": winner,
+    # the score line says it is over as soon as the last game ends (the follow-up task records it a moment later)
+    status = TitleMatch.Status.FINISHED if services.match_over(match, line) else match.status
+    return {"match": match, "line": line, "rows": rows, "winner": winner, "status": TitleMatch.Status(status).label,
             "score": (half_points_text(line.score[0]), half_points_text(line.score[1]))}
 
 

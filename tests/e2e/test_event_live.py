@@ -44,3 +44,26 @@ def test_the_events_page_follows_a_result_in_one_of_its_sections(transactional_d
     expect(live_page.get_by_text("No game of this section is being played.")).to_be_visible()
     expect(live_page.get_by_test_id("standings-row").first).to_contain_text("Open 1")
     expect(live_page.get_by_test_id("standings-row").first.locator("td").nth(2)).to_have_text("2")
+
+
+def test_a_title_matchs_page_follows_its_games_to_the_end_of_the_match(transactional_db, server, live_page):
+    from accounts.services import user_create_with_role
+    from events import services
+    from tests.events.helpers import current_game, finish, players
+    from tests.support.browser import TEST_PASSWORD
+
+    director = user_create_with_role(username="td", password=TEST_PASSWORD, role="director")
+    one, two = players("Champion", [2400, 2380])
+    match = services.title_match_create(acting_user=director, name="Title", slug="title", player_one=one,
+                                        player_two=two, games=4)
+    services.title_match_start(acting_user=director, match=match)
+    live_page.goto("/events/matches/title/")
+    expect(live_page.locator("html")).to_have_attribute("data-live", "open")
+    rows = live_page.get_by_test_id("score-line-row")
+    finish(director, current_game(match), one)
+    expect(rows.nth(0).locator("td").nth(6)).to_have_text("1-0")
+    expect(rows.nth(1).locator("td").nth(6)).to_have_text("being played")  # game 2, created after game 1 ended
+    finish(director, current_game(match), one)
+    finish(director, current_game(match), one)
+    expect(live_page.get_by_test_id("match-winner")).to_contain_text("Champion 1 wins the match: decided after game 3")
+    expect(live_page.get_by_test_id("match-status")).to_have_text("Finished")
