@@ -20,6 +20,7 @@ from arbitration.api import (
 )
 from clubs.api import ClubPlayerView, ClubViewSet, RatingListImportView
 from leagues.api import FixtureViewSet, LeagueViewSet, PostponementViewSet, TeamViewSet
+from events.api import EventViewSet, SeriesViewSet, TitleMatchViewSet
 from tournaments.api import (
     CrosstableCSVView,
     EntryDetailView,
@@ -59,6 +60,9 @@ router.register("leagues", LeagueViewSet, basename="league")
 router.register("league-teams", TeamViewSet, basename="league-team")
 router.register("league-fixtures", FixtureViewSet, basename="league-fixture")
 router.register("league-postponements", PostponementViewSet, basename="league-postponement")
+router.register("events", EventViewSet, basename="event")
+router.register("title-matches", TitleMatchViewSet, basename="title-match")
+router.register("series", SeriesViewSet, basename="series")
 
 urlpatterns = [
     path("me/", MeView.as_view(), name="me"),

@@ -37,6 +37,7 @@ urlpatterns = [
     path("tournaments/", include("tournaments.urls")),
     path("clubs/", include("clubs.urls")),
     path("leagues/", include("leagues.urls")),
+    path("events/", include("events.urls")),
     path("api/v1/", include((api_v1, "v1"), namespace="v1")),
     re_path(r"^api(?:/.*)?$", json_not_found),
 ]

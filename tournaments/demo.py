@@ -48,6 +48,17 @@ from tournaments.services import (
     tournament_status_set,
 )
 
+#: What the apps above tournaments add to the demo: each registers a function in its ``ready()``
+#: (``demo_extend``); ``demo_seed`` calls it with the director and the demo's players, at the end.
+DEMO_EXTENSIONS: list[Any] = []
+
+
+def demo_extend(seed: Any) -> None:
+    """Registers a function that adds to the demo (once)."""
+    if seed not in DEMO_EXTENSIONS:
+        DEMO_EXTENSIONS.append(seed)
+
+
 DEMO_SLUG = "demo-club-championship"
 SWISS_SLUG = "demo-autumn-swiss"
 MASTER_GAMES = Path(__file__).with_name("demo_data") / "master_games.pdn"
@@ -231,6 +242,8 @@ def demo_seed() -> list[Login]:
     taken: set[str] = set()
     _swiss_seed(director, players, taken)
     _championship_seed(director, players, taken)
+    for extend in DEMO_EXTENSIONS:  # what the apps above add, in the same transaction
+        extend(director=director, players=players)
     return logins
 
 
