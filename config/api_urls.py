@@ -18,6 +18,7 @@ from arbitration.api import (
     GameScoresheetView,
     GameViewSet,
 )
+from notifications.api import PlayerCalendarView, TournamentCalendarView, TournamentNotificationsView
 from tournaments.api import (
     CrosstableCSVView,
     EntryDetailView,
@@ -83,6 +84,10 @@ urlpatterns = [
     path("tournaments/<slug:slug>/crosstable.csv", CrosstableCSVView.as_view(), name="tournament-crosstable-csv"),
     path("tournaments/<slug:slug>/pdn", TournamentPDNView.as_view(), name="tournament-pdn"),
     path("tournaments/<slug:slug>/rounds/<id:number>/pdn", RoundPDNView.as_view(), name="round-pdn"),
+    path("tournaments/<slug:slug>/notifications/", TournamentNotificationsView.as_view(),
+         name="tournament-notifications"),
+    path("tournaments/<slug:slug>/calendar.ics", TournamentCalendarView.as_view(), name="tournament-calendar"),
+    path("players/<id:pk>/calendar.ics", PlayerCalendarView.as_view(), name="player-calendar"),
     path("tournaments/<slug:slug>/trf", TournamentTRFView.as_view(), name="tournament-trf"),
     path("tournaments/<slug:slug>/pdn/", TournamentPDNSlashView.as_view()),
     *router.urls,

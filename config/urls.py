@@ -35,6 +35,7 @@ urlpatterns = [
     path("games/", views.live_games, name="live-games"),
     path("games/", include("arbitration.urls")),
     path("tournaments/", include("tournaments.urls")),
+    path("notifications/", include("notifications.urls")),
     path("api/v1/", include((api_v1, "v1"), namespace="v1")),
     re_path(r"^api(?:/.*)?$", json_not_found),
 ]
