@@ -470,6 +470,9 @@ EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH", "").strip() or str(VAR_DIR /
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "").strip() or (
     "django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST else "django.core.mail.backends.filebased.EmailBackend"
 )
+# A message that fails for a transient reason (the mail server away, a 4xx answer) is tried again
+# after NOTIFICATIONS_RETRY_SECONDS, doubled each time, up to 6 times (30 s .. 16 min by default).
+NOTIFICATIONS_RETRY_SECONDS = float(os.environ.get("NOTIFICATIONS_RETRY_SECONDS", "30"))
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Draughts tournaments <noreply@localhost>")
 # The address of the site as people reach it, for the links in messages and the calendar feeds
 # (a message has no request to take it from): scheme and host, no trailing slash.

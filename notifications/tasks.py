@@ -1,7 +1,7 @@
 """Notification tasks: thin, idempotent. A planning task records an event's rows, a sending task one message.
 
 Transient failures (the mail server away, a connection dropped, a 4xx answer) are retried with
-exponential back-off (``SEND_RETRIES`` times, from ``SEND_BACKOFF`` seconds); a permanent one (a
+exponential back-off (``SEND_RETRIES`` times, from ``NOTIFICATIONS_RETRY_SECONDS``, 30 s by default); a permanent one (a
 5xx answer, an address refused) fails the row at once, with the error on it.
 """
 
@@ -12,13 +12,13 @@ import smtplib
 from typing import Any
 
 from celery import shared_task
+from django.conf import settings
 
 from notifications import planners, services
 
 logger = logging.getLogger(__name__)
 
 SEND_RETRIES = 6
-SEND_BACKOFF = 30  # seconds before the first retry; doubled each time (30 s ... 16 min)
 
 
 def is_transient(error: BaseException) -> bool:
@@ -71,7 +71,7 @@ def notification_send(self: Any, notification_id: int) -> str:
         if final:
             logger.warning("notification %s failed for good: %r", notification_id, error)
             return services.Status.FAILED
-        raise self.retry(exc=error, countdown=SEND_BACKOFF * 2 ** self.request.retries) from error
+        raise self.retry(exc=error, countdown=settings.NOTIFICATIONS_RETRY_SECONDS * 2 ** self.request.retries) from error
 
 
 def on_tournament_logged(sender: Any, *, row_id: int, kind: str, **_: Any) -> None:

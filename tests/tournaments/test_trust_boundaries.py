@@ -85,7 +85,7 @@ def snapshot() -> dict[str, Any]:
         "staff": [sorted(t.referees.values_list("id", flat=True)) + sorted(t.arbiters.values_list("id", flat=True))
                   for t in Tournament.objects.order_by("id")],
         "entries": list(Entry.objects.order_by("id").values_list("id", "status")),
-        "rounds": list(Round.objects.order_by("id").values_list("id", "status")),
+        "rounds": list(Round.objects.order_by("id").values_list("id", "status", "scheduled_at")),
         "matches": list(Match.objects.order_by("id").values_list("id", "kind", "player_one_id", "player_two_id")),
     }
 
@@ -115,6 +115,8 @@ def write_endpoints(club: Club, outsider_player: Player) -> list[tuple[str, str,
                                                   "reason": "x"}),
         ("post", f"{slug_api}/rounds/2/forfeits/", {"board": 1, "winner": None, "reason": "x"}),
         ("post", f"{slug_api}/rounds/2/publish", {}),
+        ("put", f"{slug_api}/rounds/2/schedule", {"scheduled_at": "2030-01-01T10:00:00Z"}),
+        ("put", f"{slug_api}/rounds/1/schedule", {"scheduled_at": "2031-02-03T09:30:00+01:00"}),
         ("post", f"/api/v1/games/{game.pk}/moves/", {"move": "11-15"}),
         ("post", f"/api/v1/games/{game.pk}/referees/", {"referees": []}),
         ("post", f"/api/v1/games/{game.pk}/confirm/", {}),
@@ -140,6 +142,7 @@ def write_endpoints(club: Club, outsider_player: Player) -> list[tuple[str, str,
             ("withdraw", {"player": player.pk}), ("rounds", {}),
             ("rounds/2/pairings", {"boards": 0, "reason": "x"}), ("rounds/2/forfeit", {"board": 1, "reason": "x"}),
             ("rounds/2/publish", {}), ("rounds/2/discard", {}),
+            ("rounds/2/schedule", {"scheduled_at": "2030-01-01T10:00"}),
             ("results", {"game": game.pk, "result": "0-1", "reason": "x"}),
         ]
     ] + [("page", f"/games/{game.pk}/confirm", {}), ("page", f"/games/{game.pk}/appeal", {"statement": "x"}),
