@@ -21,6 +21,7 @@ from arbitration.api import (
 from clubs.api import ClubPlayerView, ClubViewSet, RatingListImportView
 from leagues.api import FixtureViewSet, LeagueViewSet, PostponementViewSet, TeamViewSet
 from events.api import EventViewSet, SeriesViewSet, TitleMatchViewSet
+from notifications.api import PlayerCalendarView, TournamentCalendarView, TournamentNotificationsView
 from tournaments.api import (
     CrosstableCSVView,
     EntryDetailView,
@@ -34,6 +35,7 @@ from tournaments.api import (
     RoundPDNView,
     RoundPublishSlashView,
     RoundPublishView,
+    RoundScheduleView,
     RoundScoresheetsView,
     StandingsCSVView,
     TournamentPDNSlashView,
@@ -91,11 +93,17 @@ urlpatterns = [
     path("tournaments/<slug:slug>/rounds/<id:number>/publish", RoundPublishView.as_view(),
          name="tournament-round-publish"),
     path("tournaments/<slug:slug>/rounds/<id:number>/publish/", RoundPublishSlashView.as_view()),
+    path("tournaments/<slug:slug>/rounds/<id:number>/schedule", RoundScheduleView.as_view(),
+         name="tournament-round-schedule"),
     path("tournaments/<slug:slug>/players/<id:player>/", PlayerRecordView.as_view(), name="tournament-player"),
     path("tournaments/<slug:slug>/standings.csv", StandingsCSVView.as_view(), name="tournament-standings-csv"),
     path("tournaments/<slug:slug>/crosstable.csv", CrosstableCSVView.as_view(), name="tournament-crosstable-csv"),
     path("tournaments/<slug:slug>/pdn", TournamentPDNView.as_view(), name="tournament-pdn"),
     path("tournaments/<slug:slug>/rounds/<id:number>/pdn", RoundPDNView.as_view(), name="round-pdn"),
+    path("tournaments/<slug:slug>/notifications/", TournamentNotificationsView.as_view(),
+         name="tournament-notifications"),
+    path("tournaments/<slug:slug>/calendar.ics", TournamentCalendarView.as_view(), name="tournament-calendar"),
+    path("players/<id:pk>/calendar.ics", PlayerCalendarView.as_view(), name="player-calendar"),
     path("tournaments/<slug:slug>/trf", TournamentTRFView.as_view(), name="tournament-trf"),
     path("tournaments/<slug:slug>/results.csv", TournamentResultsCSVView.as_view(), name="tournament-results-csv"),
     path("tournaments/<slug:slug>/results.trf", TournamentResultsTRFView.as_view(), name="tournament-results-trf"),

@@ -460,3 +460,29 @@ LIVE_MAX_CONNECTIONS = int(os.environ.get("LIVE_MAX_CONNECTIONS", "15000"))
 # as before the live path; with it, they poll only while a stream cannot be held, backing off.
 LIVE_PATH = env_bool("LIVE_PATH", True)
 LIVE_MAX_PER_ADDRESS = int(os.environ.get("LIVE_MAX_PER_ADDRESS", "50"))
+
+# Email (notifications: docs/integrations.md, "Notifications"). Production sets EMAIL_HOST (and
+# EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS or EMAIL_USE_SSL): messages go out by
+# SMTP. Without EMAIL_HOST (make run) each message is written to a file under var/mail/
+# (EMAIL_FILE_PATH), and nothing leaves the machine. EMAIL_BACKEND names another backend outright.
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "").strip()
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", not env_bool("EMAIL_USE_SSL", False))
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+EMAIL_TIMEOUT = float(os.environ.get("EMAIL_TIMEOUT", "20"))
+EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH", "").strip() or str(VAR_DIR / "mail")
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "").strip() or (
+    "django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST else "django.core.mail.backends.filebased.EmailBackend"
+)
+# A message that fails for a transient reason (the mail server away, a 4xx answer) is tried again
+# after NOTIFICATIONS_RETRY_SECONDS, doubled each time, up to 6 times (30 s .. 16 min by default).
+NOTIFICATIONS_RETRY_SECONDS = float(os.environ.get("NOTIFICATIONS_RETRY_SECONDS", "30"))
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Draughts tournaments <noreply@localhost>")
+# The address of the site as people reach it, for the links in messages and the calendar feeds
+# (a message has no request to take it from): scheme and host, no trailing slash.
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+# The domain part of the calendar feeds' event UIDs: set once, never changed, so that calendars
+# recognise an event they hold (RFC 5545: UIDs are globally unique and stable).
+CALENDAR_UID_DOMAIN = os.environ.get("CALENDAR_UID_DOMAIN", "draughts.invalid")

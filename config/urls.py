@@ -38,6 +38,7 @@ urlpatterns = [
     path("clubs/", include("clubs.urls")),
     path("leagues/", include("leagues.urls")),
     path("events/", include("events.urls")),
+    path("notifications/", include("notifications.urls")),
     path("api/v1/", include((api_v1, "v1"), namespace="v1")),
     re_path(r"^api(?:/.*)?$", json_not_found),
 ]

@@ -44,6 +44,7 @@ from tournaments.serializers import (
     RefereesSerializer,
     ResultSerializer,
     RoundPairSerializer,
+    RoundScheduleSerializer,
     RoundScoresheetsSerializer,
     RoundSerializer,
     StandingsRowSerializer,
@@ -448,6 +449,20 @@ class RoundScoresheetsView(APIView):
         serializer.is_valid(raise_exception=True)
         services.round_scoresheets_enter(acting_user=request.user, tournament=tournament, number=number,
                                          pdn=serializer.validated_data["pdn"])
+        return Response(round_data(selectors.round_detail(tournament, number)))
+
+
+class RoundScheduleView(APIView):
+    """Sets when a round is to start (the notices of its pairings and the calendar feeds say it)."""
+
+    @extend_schema(summary="Set a round's scheduled start (director)", request=RoundScheduleSerializer,
+                   responses={200: RoundSerializer, **_errors(400, 401, 403, 404, 409)})
+    def put(self, request: Request, slug: str, number: int) -> Response:
+        tournament = _tournament(slug)
+        serializer = RoundScheduleSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.round_schedule_set(acting_user=request.user, tournament=tournament, number=number,
+                                    scheduled_at=serializer.validated_data["scheduled_at"])
         return Response(round_data(selectors.round_detail(tournament, number)))
 
 

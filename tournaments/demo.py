@@ -229,7 +229,7 @@ def demo_seed() -> list[Login]:
     account("referee2", Role.REFEREE, first_name="Sam", last_name="Ojo")
     players = []
     for number, (name, club, federation) in enumerate(DEMO_PLAYERS, start=1):
-        user = account(f"player{number}", Role.PLAYER)
+        user = account(f"player{number}", Role.PLAYER, email=f"player{number}@example.org")  # notices: var/mail/
         player = player_create(acting_user=director, name=name, club=club, federation=federation,
                                rating=1500 + 40 * (8 - number))
         # each player claims his record from his account, and the director who registered him approves it

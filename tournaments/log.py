@@ -22,6 +22,7 @@ from core.chain import GENESIS_HASH, RecordBroken, chain_hash, hash_matches, tai
 from core.live import publish_on_commit
 from games.models import Game
 from tournaments.models import Round, Tournament, TournamentLog
+from tournaments.signals import tournament_logged_on_commit
 
 Kind = TournamentLog.Kind
 
@@ -70,6 +71,7 @@ def log_append(*, tournament: Tournament, kind: str, actor_id: int | None, reaso
     )
     Tournament.objects.filter(pk=tournament.pk).update(log_seq=seq, log_head=digest)
     tournament.log_seq, tournament.log_head = seq, digest
+    tournament_logged_on_commit(row)
     return row
 
 

@@ -174,6 +174,11 @@ class Round(models.Model):
     explanation = models.JSONField(default=list, blank=True, help_text="Why the pairing is as it is (Swiss).")
     created_at = models.DateTimeField(null=True, blank=True)
     published_at = models.DateTimeField(null=True, blank=True)
+    scheduled_at = models.DateTimeField(
+        null=True, blank=True,
+        help_text="When the round is to start, as the director set it (the notices and the calendar feeds); "
+        "empty: not set.",
+    )
 
     class Meta:
         ordering = ["tournament", "number"]

@@ -413,6 +413,11 @@ class ForfeitSerializer(serializers.Serializer):
     reason = _note()
 
 
+class RoundScheduleSerializer(serializers.Serializer):
+    scheduled_at = serializers.DateTimeField(allow_null=True, help_text="When the round is to start (ISO 8601; "
+                                             "without a zone: UTC); null clears it.")
+
+
 class RoundPairSerializer(serializers.Serializer):
     absent = serializers.ChoiceField(choices=["forfeit", "leave_out"], default="forfeit", required=False,
                                      help_text="Players marked absent for the round: their matches are forfeits, or "
@@ -493,6 +498,8 @@ class RoundSerializer(serializers.Serializer):
     status = serializers.CharField()
     explanation = serializers.ListField(child=serializers.CharField())
     published_at = serializers.DateTimeField(allow_null=True)
+    scheduled_at = serializers.DateTimeField(allow_null=True, help_text="When the round is to start (the director's "
+                                             "setting); null: not set.")
     published_head = serializers.CharField(
         allow_null=True, help_text="SEQ:HASH of the tournament log's row that published the round (its chain head "
                                    "then): keep a copy, verify_log --head checks the record still leads to it.")
@@ -522,7 +529,7 @@ def match_data(match: Any) -> dict[str, Any]:
 
 def round_data(round_: Round) -> dict[str, Any]:
     return {"number": round_.number, "status": round_.status, "explanation": round_.explanation,
-            "published_at": round_.published_at,
+            "published_at": round_.published_at, "scheduled_at": round_.scheduled_at,
             "published_head": round_published_head(round_.tournament_id, round_.number)
             if round_.status != Round.Status.PREVIEW else None,
             "matches": [match_data(m) for m in round_.matches.all()]}

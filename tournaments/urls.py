@@ -41,6 +41,7 @@ urlpatterns = [
     path("<slug:slug>/manage/rounds/<id:number>/forfeit", views.manage_forfeit, name="manage-forfeit"),
     path("<slug:slug>/manage/rounds/<id:number>/publish", views.manage_publish, name="manage-publish"),
     path("<slug:slug>/manage/rounds/<id:number>/scoresheets", views.manage_scoresheets, name="manage-scoresheets"),
+    path("<slug:slug>/manage/rounds/<id:number>/schedule", views.manage_schedule, name="manage-schedule"),
     path("<slug:slug>/manage/rounds/<id:number>/discard", views.manage_discard, name="manage-discard"),
     path("<slug:slug>/manage/results", views.manage_result, name="manage-result"),
 ]

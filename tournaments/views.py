@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -19,6 +20,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -550,7 +552,7 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
             "deck_barred": ", ".join(map(str, tournament.deck_barred or [])),
             "deck_added": ", ".join(map(str, tournament.deck_added or [])),
             "games_per_match": tournament.games_per_match, "score_by": tournament.score_by}),
-        "clock_text": clock_text(tournament.clock_control),
+        "clock_text": clock_text(tournament.clock_control), "time_zone": settings.TIME_ZONE,
     })
 
 
@@ -771,6 +773,27 @@ def manage_forfeit(request: HttpRequest, slug: str, number: int) -> HttpResponse
                                            winner=_int_or_none(request.POST.get("winner"), "winner", "The winner"),
                                            reason=request.POST.get("reason", ""))
         return f"Board {match.board} of round {number} is a forfeit."
+    return _act(request, slug, act)
+
+
+@login_required
+@require_POST
+def manage_schedule(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Sets (or, empty, clears) when a round is to start, read in the site's time zone (TIME_ZONE)."""
+    def act(t: Tournament) -> str:
+        text = request.POST.get("scheduled_at", "").strip()
+        try:
+            when = parse_datetime(text) if text else None
+        except ValueError:
+            when = None
+        if text and when is None:
+            raise services.InvalidInput.field("scheduled_at", "A date and time, like 2026-05-02T10:00.")
+        if when is not None and timezone.is_naive(when):
+            when = timezone.make_aware(when)
+        round_ = services.round_schedule_set(acting_user=request.user, tournament=t, number=number, scheduled_at=when)
+        if round_.scheduled_at is None:
+            return f"Round {number} has no time set."
+        return f"Round {number} starts at {timezone.localtime(round_.scheduled_at):%Y-%m-%d %H:%M}."
     return _act(request, slug, act)
 
 

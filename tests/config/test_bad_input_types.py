@@ -71,6 +71,7 @@ def _writes(game: int, players) -> list[tuple[str, str, dict]]:
         ("post", "/api/v1/tournaments/spring/arbiters/", {"arbiters": ["arb"]}),
         ("put", "/api/v1/tournaments/spring/rounds/1/pairings/", {"pairings": [[p0, p1]], "reason": "r"}),
         ("post", "/api/v1/tournaments/spring/rounds/1/forfeits/", {"board": 1, "winner": p0, "reason": "r"}),
+        ("put", "/api/v1/tournaments/spring/rounds/1/schedule", {"scheduled_at": "2030-05-02T10:00:00Z"}),
         ("post", "/api/v1/tournaments/spring/results/", {"game": game, "result": "1-0", "reason": "r"}),
         *_club_writes(p0, p1),
     ]
@@ -162,6 +163,7 @@ def test_the_management_pages_answer_hostile_forms_without_a_server_error(world,
         "rounds/1/pairings": {"boards": "2", "one_1": str(players[0].pk), "two_1": str(players[1].pk),
                               "reason": "r"},
         "rounds/1/forfeit": {"board": "1", "winner": str(players[0].pk), "reason": "r"},
+        "rounds/1/schedule": {"scheduled_at": "2030-05-02T10:00"},
         "results": {"game": str(game), "result": "1-0", "reason": "r"},
     }
     failures = []

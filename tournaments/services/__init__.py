@@ -58,6 +58,7 @@ from tournaments.services.rounds import (
     round_pair,
     round_pairings_edit,
     round_publish,
+    round_schedule_set,
 )
 from tournaments.services.scoresheets import round_scoresheets_enter
 from tournaments.services.tournaments import (
@@ -84,7 +85,7 @@ __all__ = [
     "entries_add", "entry_add", "entry_withdraw", "game_result_set", "is_director_of", "knockout_extend_tied", "match_forfeit_set",
     "match_game_finished", "may_edit_player", "next_round_number", "player_create", "player_update", "presence_of",
     "presence_set",
-    "ratings_update", "round_discard", "round_pair", "round_pairings_edit", "round_publish", "round_scoresheets_enter",
+    "ratings_update", "round_discard", "round_pair", "round_pairings_edit", "round_publish", "round_schedule_set", "round_scoresheets_enter",
     "tournament_arbiters_set", "tournament_create",
     "tournament_referees_set", "tournament_status_set", "tournament_update",
 ]

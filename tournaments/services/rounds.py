@@ -12,6 +12,7 @@ deck, its seed and its place in the draws.
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from typing import Any
 
 from django.db import transaction
@@ -661,3 +662,31 @@ def match_forfeit_set(*, acting_user: Any, tournament: Tournament, number: int, 
     log_write(tournament=tournament, kind=TournamentLog.Kind.PAIRING_EDITED, actor=acting_user, reason=reason,
               data={"round": number, "board": board, "forfeit": True, "winner": winner})
     return match
+
+
+@transaction.atomic
+def round_schedule_set(*, acting_user: Any, tournament: Tournament, number: int,
+                       scheduled_at: datetime | None) -> Round:
+    """Sets (or clears, with None) when round ``number`` is to start; logged as a settings change.
+
+    A preview may be scheduled before it is published, so that the notices of its pairings say
+    when to come. Refused (409 ``wrong_status``) once the tournament is finished; setting the
+    time it already has writes nothing.
+    """
+    tournament = tournament_lock(tournament)
+    authorise_director(tournament, acting_user)
+    if tournament.status == Tournament.Status.FINISHED:
+        raise WrongTournamentStatus("The tournament is finished: its rounds' times are history now.",
+                                    details={"status": tournament.status})
+    if scheduled_at is not None and timezone.is_naive(scheduled_at):
+        raise InvalidInput.field("scheduled_at", "A date and time with its time zone (or UTC).")
+    round_ = _round_get(tournament, number, lock=True)
+    if round_.scheduled_at == scheduled_at:
+        return round_
+    before = round_.scheduled_at
+    round_.scheduled_at = scheduled_at
+    round_.save(update_fields=["scheduled_at"])
+    log_write(tournament=tournament, kind=TournamentLog.Kind.SETTINGS_CHANGED, actor=acting_user,
+              data={"round": number, "scheduled_at": {"before": before.isoformat() if before else None,
+                                                      "after": scheduled_at.isoformat() if scheduled_at else None}})
+    return round_

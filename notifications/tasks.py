@@ -1,0 +1,85 @@
+"""Notification tasks: thin, idempotent. A planning task records an event's rows, a sending task one message.
+
+Transient failures (the mail server away, a connection dropped, a 4xx answer) are retried with
+exponential back-off (``SEND_RETRIES`` times, from ``NOTIFICATIONS_RETRY_SECONDS``, 30 s by default); a permanent one (a
+5xx answer, an address refused) fails the row at once, with the error on it.
+"""
+
+from __future__ import annotations
+
+import logging
+import smtplib
+from typing import Any
+
+from celery import shared_task
+from django.conf import settings
+
+from notifications import planners, services
+
+logger = logging.getLogger(__name__)
+
+SEND_RETRIES = 6
+
+
+def is_transient(error: BaseException) -> bool:
+    """Tells whether a failed send may succeed later."""
+    if isinstance(error, smtplib.SMTPResponseException):
+        return 400 <= error.smtp_code < 500
+    if isinstance(error, smtplib.SMTPRecipientsRefused | smtplib.SMTPSenderRefused):
+        return False
+    return isinstance(error, smtplib.SMTPException | ConnectionError | TimeoutError | OSError)
+
+
+def _send_all(ids: list[int]) -> None:
+    for notification_id in ids:
+        notification_send.delay(notification_id)
+
+
+@shared_task(name="notifications.log_row", acks_late=True, autoretry_for=(ConnectionError,), max_retries=5,
+             retry_backoff=True)
+def log_row_notify(row_id: int) -> int:
+    """Records the rows of the event a tournament log row is (if it is one) and sends them; returns how many."""
+    plan = planners.plan_of_log_row(row_id)
+    if plan is None:
+        return 0
+    ids = services.plan_record(plan)
+    _send_all(ids)
+    return len(ids)
+
+
+@shared_task(name="notifications.game_finished", acks_late=True, autoretry_for=(ConnectionError,), max_retries=5,
+             retry_backoff=True)
+def game_finished_notify(game_id: int) -> int:
+    """Asks the players of a finished game to confirm its result; returns how many messages are to go."""
+    plan = planners.result_to_confirm(game_id)
+    if plan is None:
+        return 0
+    ids = services.plan_record(plan)
+    _send_all(ids)
+    return len(ids)
+
+
+@shared_task(bind=True, name="notifications.send", acks_late=True, max_retries=SEND_RETRIES)
+def notification_send(self: Any, notification_id: int) -> str:
+    """Sends one notification (nothing if it was sent already); retries a transient failure with back-off."""
+    try:
+        return services.notification_deliver(notification_id=notification_id)
+    except Exception as error:
+        transient = is_transient(error)
+        final = not transient or self.request.retries >= self.max_retries
+        services.notification_failed(notification_id=notification_id, error=error, final=final)
+        if final:
+            logger.warning("notification %s failed for good: %r", notification_id, error)
+            return services.Status.FAILED
+        raise self.retry(exc=error, countdown=settings.NOTIFICATIONS_RETRY_SECONDS * 2 ** self.request.retries) from error
+
+
+def on_tournament_logged(sender: Any, *, row_id: int, kind: str, **_: Any) -> None:
+    """Hands a tournament log row that may concern people to ``log_row_notify``."""
+    if kind in planners.LOG_KINDS:
+        log_row_notify.delay(row_id)
+
+
+def on_game_finished(sender: Any, *, game_id: int, **_: Any) -> None:
+    """Hands a finished game to ``game_finished_notify``."""
+    game_finished_notify.delay(game_id)
