@@ -18,6 +18,7 @@ from arbitration.api import (
     GameScoresheetView,
     GameViewSet,
 )
+from integrations.api import DeliveryResendView, WebhookDeliveriesView, WebhookDetailView, WebhooksView
 from tournaments.api import (
     CrosstableCSVView,
     EntryDetailView,
@@ -82,5 +83,9 @@ urlpatterns = [
     path("tournaments/<slug:slug>/rounds/<id:number>/pdn", RoundPDNView.as_view(), name="round-pdn"),
     path("tournaments/<slug:slug>/trf", TournamentTRFView.as_view(), name="tournament-trf"),
     path("tournaments/<slug:slug>/pdn/", TournamentPDNSlashView.as_view()),
+    path("webhooks/", WebhooksView.as_view(), name="webhooks"),
+    path("webhooks/<id:pk>/", WebhookDetailView.as_view(), name="webhook"),
+    path("webhooks/<id:pk>/deliveries/", WebhookDeliveriesView.as_view(), name="webhook-deliveries"),
+    path("webhook-deliveries/<id:pk>/resend", DeliveryResendView.as_view(), name="webhook-delivery-resend"),
     *router.urls,
 ]

@@ -454,3 +454,15 @@ LIVE_MAX_CONNECTIONS = int(os.environ.get("LIVE_MAX_CONNECTIONS", "15000"))
 # as before the live path; with it, they poll only while a stream cannot be held, backing off.
 LIVE_PATH = env_bool("LIVE_PATH", True)
 LIVE_MAX_PER_ADDRESS = int(os.environ.get("LIVE_MAX_PER_ADDRESS", "50"))
+
+# Webhooks (integrations): a delivery's time limit, its back-off (the first retry after
+# WEBHOOK_RETRY_BASE_SECONDS, doubling up to WEBHOOK_RETRY_MAX_DELAY) for WEBHOOK_RETRY_FOR
+# seconds (a day) before it is given up; WEBHOOK_ALLOW_LOOPBACK lets receivers on 127.0.0.1 be
+# registered (the tests' receivers; never in production: docs/integrations.md, "Webhooks").
+WEBHOOK_TIMEOUT = float(os.environ.get("WEBHOOK_TIMEOUT", "5"))
+WEBHOOK_RETRY_BASE_SECONDS = float(os.environ.get("WEBHOOK_RETRY_BASE_SECONDS", "10"))
+WEBHOOK_RETRY_MAX_DELAY = float(os.environ.get("WEBHOOK_RETRY_MAX_DELAY", "3600"))
+WEBHOOK_RETRY_FOR = float(os.environ.get("WEBHOOK_RETRY_FOR", str(24 * 3600)))
+WEBHOOK_ALLOW_LOOPBACK = env_bool("WEBHOOK_ALLOW_LOOPBACK", False)
+# The sites allowed to show the /embed/ pages in a frame (CSP frame-ancestors); every other page refuses frames.
+EMBED_FRAME_ANCESTORS = env_list("EMBED_FRAME_ANCESTORS", "*")

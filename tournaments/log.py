@@ -22,6 +22,7 @@ from core.chain import GENESIS_HASH, RecordBroken, chain_hash, hash_matches, tai
 from core.live import publish_on_commit
 from games.models import Game
 from tournaments.models import Round, Tournament, TournamentLog
+from tournaments.signals import tournament_entry_committed_on_commit
 
 Kind = TournamentLog.Kind
 
@@ -63,6 +64,7 @@ def log_append(*, tournament: Tournament, kind: str, actor_id: int | None, reaso
     key_id, digest = chain_hash(content, prev_hash)
     publish_on_commit(lambda: {"type": "tournament", "tournament": tournament.pk, "seq": seq, "kind": kind,
                                "at": created_at.isoformat()})
+    tournament_entry_committed_on_commit(tournament.pk, seq, kind)
     row = TournamentLog.objects.create(
         tournament=tournament, kind=kind, actor_id=actor_id, reason=reason, data=data, from_status=from_status,
         to_status=to_status, supersedes=supersedes, created_at=created_at, seq=seq, prev_hash=prev_hash,
