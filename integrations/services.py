@@ -100,7 +100,7 @@ def webhook_create(*, acting_user: Any, tournament: Tournament | None, url: str,
 
 
 def _webhook_locked(webhook_id: int) -> Webhook:
-    webhook = Webhook.objects.select_for_update().select_related("tournament").filter(pk=webhook_id).first()
+    webhook = Webhook.objects.select_for_update(of=("self",)).select_related("tournament").filter(pk=webhook_id).first()
     if webhook is None:
         raise WebhookNotFound()
     return webhook
