@@ -97,3 +97,33 @@ def test_a_normal_page_refuses_to_be_framed_by_another_site(world, server, live_
     assert live_page.frame_locator("#page").get_by_test_id("standings").count() == 0
     assert live_page.frame_locator("#page").get_by_test_id("main-nav").count() == 0
     assert any("frame-ancestors" in text for text in blocked), blocked
+
+
+def test_the_embeds_and_the_webhooks_page_pass_axe_on_a_phone(world, page, settings):
+    """axe-core finds no serious violation and nothing scrolls sideways at 390 px: the three embeds,
+    and the webhooks page of the director with a webhook and a delivery in its log."""
+    from django.utils import timezone
+
+    from integrations import services
+    from integrations.models import WebhookDelivery, WebhookStream
+    from tests.e2e.test_accessibility import axe_serious, sideways
+    from tests.support.browser import sign_in
+
+    settings.WEBHOOK_ALLOW_LOOPBACK = True
+    page.set_viewport_size({"width": 390, "height": 844})
+    for path in ["/embed/tournaments/spring/standings/", "/embed/tournaments/spring/rounds/1/pairings/",
+                 "/embed/tournaments/spring/live/"]:
+        page.goto(path)
+        assert axe_serious(page) == [], path
+        assert sideways(page) is None, path
+    hook = services.webhook_create(acting_user=world["director"], tournament=world["tournament"],
+                                   url="http://127.0.0.1:9/hook", events=["move"])
+    stream = WebhookStream.objects.create(webhook=hook, key="g:1", last_seq=1)
+    WebhookDelivery.objects.create(webhook=hook, stream=stream, seq=1, event="move", body="{}", status="failed",
+                                   attempts=3, last_status_code=500, last_answer="not now",
+                                   next_attempt_at=timezone.now(), give_up_at=timezone.now())
+    sign_in(page, "td")
+    page.goto("/tournaments/spring/webhooks/")
+    expect(page.get_by_test_id("delivery")).to_have_count(1)
+    assert axe_serious(page) == []
+    assert sideways(page) is None
