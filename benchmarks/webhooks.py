@@ -9,8 +9,9 @@ It makes the scratch database ``draughts_bench_webhooks`` anew, starts a real Ce
 threads of this process: two answer at once, one after ``--slow-seconds``), and registers the three
 webhooks (an administrator's, for every game, all events). Then it records moves through the API in
 this process (Django's test client: the whole request, the middleware, the service, the commit and
-what runs after it) in alternating phases of ``--moves`` moves: webhooks off, webhooks on, on, off, ...
-(the order flips each round, so that a drift of the machine falls on both), and prints the latency
+what runs after it) in alternating phases of ``--moves`` moves: webhooks off; on; on with the worker stopped
+(SIGSTOP: the move path's own cost, without the deliveries competing for the cores); the order flips
+each round, so that a drift of the machine falls on all. It prints the latency
 percentiles of each condition and the deliveries made meanwhile. The move path only hands the event
 to Celery after its commit; the worker collects and delivers, the slow receiver holding its own
 stream only.
@@ -99,9 +100,25 @@ def main() -> None:
             state["ply"] += 1
             return state["game"], move.pdn(), state["ply"]
 
-        def phase(on: bool) -> list[float]:
+        enqueue: list[float] = []
+        delay = tasks.game_collect.delay
+
+        def timed_delay(*a: object, **k: object) -> object:
+            started = time.perf_counter()
+            try:
+                return delay(*a, **k)
+            finally:
+                enqueue.append(time.perf_counter() - started)
+
+        tasks.game_collect.delay = timed_delay
+
+        def phase(condition: str) -> list[float]:
+            on = condition != "off"
             Webhook.objects.update(active=on)
             tasks.forget_any_active()
+            # "paused": the webhooks are on but the worker is stopped (SIGSTOP): the move path hands the
+            # events to Redis as always, and no delivery competes with it for the 2 cores meanwhile.
+            os.killpg(worker.pid, signal.SIGSTOP if condition == "paused" else signal.SIGCONT)
             took = []
             for _ in range(args.moves):
                 game_id, text, ply = next_move()
@@ -113,12 +130,14 @@ def main() -> None:
                     raise SystemExit(f"move refused: {answer.status_code} {answer.content[:300]!r}")
             return took
 
-        phase(False)  # warm-up, not counted
-        results: dict[bool, list[float]] = {False: [], True: []}
+        phase("off")  # warm-up, not counted
+        conditions = ["off", "on", "paused"]
+        results: dict[str, list[float]] = {c: [] for c in conditions}
         started = time.monotonic()
         for n in range(args.rounds):
-            for on in ((False, True) if n % 2 == 0 else (True, False)):
-                results[on].extend(phase(on))
+            for condition in (conditions if n % 2 == 0 else conditions[::-1]):
+                results[condition].extend(phase(condition))
+        os.killpg(worker.pid, signal.SIGCONT)
         elapsed = time.monotonic() - started
         # The deliveries wait while their webhooks are off; turned on, the worker sends the backlog.
         Webhook.objects.update(active=True)
@@ -129,13 +148,16 @@ def main() -> None:
                 webhook__url=receivers[0].url).count():
             time.sleep(1)
         print(f"python {platform.python_version()}, {os.cpu_count()} cores, load average {os.getloadavg()}")
-        print(f"{args.rounds} rounds of 2 phases of {args.moves} moves through the API in {elapsed:.1f} s; "
+        print(f"{args.rounds} rounds of 3 phases of {args.moves} moves through the API in {elapsed:.1f} s; "
               f"games played: {Game.objects.count()}")
-        for on, label in ((False, "no webhook"), (True, "3 webhooks (1 slow)")):
-            values = results[on]
-            print(f"{label:22s} n={len(values)} mean {statistics.mean(values) * 1000:.1f} ms  "
+        for condition, label in (("off", "no webhook"), ("on", "3 webhooks (1 slow)"),
+                                 ("paused", "3 webhooks, worker stopped")):
+            values = results[condition]
+            print(f"{label:27s} n={len(values)} mean {statistics.mean(values) * 1000:.1f} ms  "
                   f"p50 {percentile(values, .5) * 1000:.1f}  p95 {percentile(values, .95) * 1000:.1f}  "
                   f"p99 {percentile(values, .99) * 1000:.1f}  max {max(values) * 1000:.1f} ms")
+        print(f"game_collect.delay in the move's on-commit: n={len(enqueue)} p50 {percentile(enqueue, .5) * 1000:.2f} ms"
+              f"  p99 {percentile(enqueue, .99) * 1000:.2f} ms  max {max(enqueue) * 1000:.2f} ms")
         for receiver, name in zip(receivers, ("fast 1", "fast 2", "slow"), strict=True):
             print(f"receiver {name}: {len(receiver.received)} deliveries received "
                   "(1 minute after the last move)")

@@ -17,9 +17,15 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from playwright.sync_api import expect
 
-from tests.integrations.conftest import world  # noqa: F401 (the fixture: a published round of 4)
-
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+@pytest.fixture
+def world(transactional_db):
+    """A round robin of 4 with round 1 published (tests/support/integrations_world.py)."""
+    from tests.support.integrations_world import published_round
+
+    return published_round()
+
 
 @pytest.fixture
 def club_site():

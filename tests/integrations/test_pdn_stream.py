@@ -32,7 +32,7 @@ def test_the_round_is_pushed_as_pdn_after_each_move(world, web):
     first = stream.wait_for(lambda e: e["type"] == "pdn", timeout=20)
     assert first["round"] == 1 and len(read_games(first["pdn"])) == len(games)
     assert all(not game.moves for game in read_games(first["pdn"]))
-    answer = world_client_get(f"/api/v1/tournaments/spring/rounds/1/pdn")
+    answer = world_client_get("/api/v1/tournaments/spring/rounds/1/pdn")
     assert first["etag"] == answer["ETag"] and first["pdn"] == answer.content.decode()
 
     game_move_record(acting_user=referee, game_id=games[0].pk, move="11-15")
