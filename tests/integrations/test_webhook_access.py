@@ -167,3 +167,27 @@ def test_send_again_delivers_a_given_up_delivery(world, client_as, loopback_allo
     assert verified(hook.secret, request) == {}
     delivery = WebhookDelivery.objects.get(pk=delivery.pk)
     assert (delivery.status, delivery.attempts, delivery.last_status_code) == ("delivered", 10, 200)
+
+
+def test_hostile_values_in_every_field_are_a_4xx_in_the_error_shape(world, client_as, hook, admin):
+    """As tests/config/test_bad_input_types.py does for the rest of the API: every field of every write."""
+    from tests.config.test_bad_input_types import HOSTILE
+
+    writes = [("post", "/api/v1/webhooks/", {"tournament": "spring", "url": "http://127.0.0.1:9/h",
+                                             "events": ["move"], "allow_private": False}),
+              ("patch", f"/api/v1/webhooks/{hook.pk}/", {"active": True, "events": ["move"]})]
+    failures = []
+    for user in (world["director"], admin):
+        api = client_as(user)
+        api.raise_request_exception = False
+        for method, path, body in writes:
+            for field in body:
+                for value in HOSTILE:
+                    answer = getattr(api, method)(path, {**body, field: value}, format="json")
+                    if answer.status_code >= 500 or (answer.status_code >= 400 and set(answer.json()) != {"error"}):
+                        failures.append((method, field, repr(value)[:40], answer.status_code))
+            for value in [v for v in [*HOSTILE, ["a"], "text"] if not isinstance(v, dict | None)]:  # not an object
+                answer = getattr(api, method)(path, value, format="json")
+                if not 400 <= answer.status_code < 500:
+                    failures.append((method, "body", repr(value)[:40], answer.status_code))
+    assert not failures, failures
