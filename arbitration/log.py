@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from arbitration.live import publish_entry_on_commit
 from arbitration.models import LogEntry
+from arbitration.signals import entry_committed_on_commit
 from core.chain import (
     GENESIS_HASH,
     LEGACY_KEY_ID,
@@ -97,6 +98,7 @@ def log_append(
     game.log_head = entry.hash
     game._log_tail_checked = (seq, entry.hash)
     publish_entry_on_commit(game, entry)
+    entry_committed_on_commit(game, seq, kind)
     return entry
 
 

@@ -22,6 +22,7 @@ from clubs.api import ClubPlayerView, ClubViewSet, RatingListImportView
 from leagues.api import FixtureViewSet, LeagueViewSet, PostponementViewSet, TeamViewSet
 from events.api import EventViewSet, SeriesViewSet, TitleMatchViewSet
 from notifications.api import PlayerCalendarView, TournamentCalendarView, TournamentNotificationsView
+from integrations.api import DeliveryResendView, WebhookDeliveriesView, WebhookDetailView, WebhooksView
 from tournaments.api import (
     CrosstableCSVView,
     EntryDetailView,
@@ -111,5 +112,9 @@ urlpatterns = [
     path("tournaments/<slug:slug>/pdn/", TournamentPDNSlashView.as_view()),
     path("clubs/<id:pk>/players/<id:player>/", ClubPlayerView.as_view(), name="club-player"),
     path("rating-lists/import", RatingListImportView.as_view(), name="rating-list-import"),
+    path("webhooks/", WebhooksView.as_view(), name="webhooks"),
+    path("webhooks/<id:pk>/", WebhookDetailView.as_view(), name="webhook"),
+    path("webhooks/<id:pk>/deliveries/", WebhookDeliveriesView.as_view(), name="webhook-deliveries"),
+    path("webhook-deliveries/<id:pk>/resend", DeliveryResendView.as_view(), name="webhook-delivery-resend"),
     *router.urls,
 ]

@@ -532,6 +532,9 @@ async def _live_stream(scope: dict, receive: Any, send: Any) -> None:
         return await _games_stream(scope, receive, send)
     if scope["method"] not in ("GET", "HEAD"):
         return await _answer(send, *_error(405, "method_not_allowed", "Only GET is allowed here."))
+    if (len(parts) == 6 and parts[1] == "tournaments" and parts[3] == "rounds" and parts[5] == "pdn"
+            and _ID.fullmatch(parts[2]) and _ID.fullmatch(parts[4])):
+        return await _round_pdn_stream(scope, receive, send, int(parts[2]), int(parts[4]))
     if len(parts) != 3 or parts[1] not in ("games", "tournaments") or not _ID.fullmatch(parts[2]):
         return await _answer(send, *_error(404, "not_found", "There is no such event stream."))
     object_id = int(parts[2])
@@ -673,3 +676,108 @@ async def _all_games_stream(send: Any, receive: Any) -> None:
         stream.body(frames.frame(None))
 
     return await stream.run(ALL_GAMES, start, on_event)
+
+
+# --- the round's live PDN, pushed -----------------------------------------------------------------
+
+def _round_pdn_read(tournament_id: int, number: int) -> tuple[str, str] | None:
+    """Returns a published round's broadcast tag and PDN (``tournaments.selectors``), or None: no such round."""
+    from tournaments.selectors import round_broadcast_tag, round_pdn
+
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None or not Round.objects.filter(tournament=tournament, number=number).exclude(
+            status=Round.Status.PREVIEW).exists():
+        return None
+    return round_broadcast_tag(tournament, number), round_pdn(tournament, number)
+
+
+def _round_pdn_tag(tournament_id: int, number: int) -> str | None:
+    from tournaments.selectors import round_broadcast_tag
+
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    return None if tournament is None else round_broadcast_tag(tournament, number)
+
+
+def _round_id(tournament_id: int, number: int) -> int | None:
+    return Round.objects.filter(tournament_id=tournament_id, number=number).values_list("id", flat=True).first()
+
+
+class RoundPDN:
+    """A round's live PDN as this process last read it: shared by every connection that follows the round.
+
+    On a tournament event or an entry of one of the round's games, the first connection to hear it
+    reads the broadcast tag (one query) and, if it changed, the PDN; the others wait for that read
+    (the same ``Frames`` of the hub is the same event), so that a process reads once per event, not
+    once per viewer. The frame (``data`` the JSON ``{type: "pdn", ..., pdn}``, ``id`` the tag) is
+    encoded once per tag.
+    """
+
+    def __init__(self, tournament_id: int, number: int) -> None:
+        self.tournament_id, self.number = tournament_id, number
+        self.tag: str | None = None
+        self.frame = b""
+        self.seen: Any = None
+        self.reading: asyncio.Future | None = None
+
+    async def refresh(self, cause: Any) -> None:
+        """Reads the round again for the event ``cause`` (once per event for all the connections)."""
+        if cause is not None and cause is self.seen and self.reading is not None:
+            await asyncio.shield(self.reading)
+            return
+        self.seen = cause
+        self.reading = asyncio.ensure_future(self._read())
+        await asyncio.shield(self.reading)
+
+    async def _read(self) -> None:
+        tag = await _db(_round_pdn_tag)(self.tournament_id, self.number)
+        if tag is None or tag == self.tag:
+            return
+        read = await _db(_round_pdn_read)(self.tournament_id, self.number)
+        if read is None:
+            return
+        self.tag, pdn = read
+        self.frame = _frame({"type": "pdn", "tournament": self.tournament_id, "round": self.number,
+                             "etag": self.tag, "pdn": pdn}, self.tag)
+
+
+_round_pdns: dict[tuple[int, int], RoundPDN] = {}
+
+
+async def _round_pdn_stream(scope: dict, receive: Any, send: Any, tournament_id: int, number: int) -> None:
+    """``/live/tournaments/{id}/rounds/{n}/pdn``: a published round's games as PDN, pushed whole again after
+    each change (docs/integrations.md, "The live PDN broadcast").
+
+    Each event is ``{type: "pdn", tournament, round, etag, pdn}`` with the ``ETag`` of
+    ``/api/v1/tournaments/<slug>/rounds/<n>/pdn`` as its id: a client that reconnects with that
+    Last-Event-ID (or ``?since=<etag>``) is sent nothing until the round changes.
+    """
+    round_id = await _db(_round_id)(tournament_id, number)
+    broadcast = _round_pdns.get((tournament_id, number))
+    if broadcast is None:
+        broadcast = _round_pdns.setdefault((tournament_id, number), RoundPDN(tournament_id, number))
+    await broadcast.refresh(None)
+    if round_id is None or broadcast.tag is None:
+        return await _answer(send, *_error(404, "not_found", f"Round {number} of tournament {tournament_id} "
+                                                              "does not exist or is not published yet."))
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    have = (dict(scope.get("headers") or []).get(b"last-event-id", b"").decode("latin-1")
+            or (query.get("since") or [""])[0])[:80]
+    stream = Stream(send, receive)
+    sent = {"tag": have}
+
+    def offer() -> None:
+        if broadcast.tag is not None and broadcast.tag != sent["tag"]:
+            sent["tag"] = broadcast.tag
+            stream.body(broadcast.frame)
+
+    async def start() -> None:
+        offer()
+
+    async def on_event(frames: Frames) -> None:
+        event = frames.event
+        if event.get("type") == "entry" and event.get("round") != round_id:
+            return
+        await broadcast.refresh(frames)
+        offer()
+
+    return await stream.run(f"tournament:{tournament_id}", start, on_event)

@@ -486,3 +486,14 @@ SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 # The domain part of the calendar feeds' event UIDs: set once, never changed, so that calendars
 # recognise an event they hold (RFC 5545: UIDs are globally unique and stable).
 CALENDAR_UID_DOMAIN = os.environ.get("CALENDAR_UID_DOMAIN", "draughts.invalid")
+# Webhooks (integrations): a delivery's time limit, its back-off (the first retry after
+# WEBHOOK_RETRY_BASE_SECONDS, doubling up to WEBHOOK_RETRY_MAX_DELAY) for WEBHOOK_RETRY_FOR
+# seconds (a day) before it is given up; WEBHOOK_ALLOW_LOOPBACK lets receivers on 127.0.0.1 be
+# registered (the tests' receivers; never in production: docs/integrations.md, "Webhooks").
+WEBHOOK_TIMEOUT = float(os.environ.get("WEBHOOK_TIMEOUT", "5"))
+WEBHOOK_RETRY_BASE_SECONDS = float(os.environ.get("WEBHOOK_RETRY_BASE_SECONDS", "10"))
+WEBHOOK_RETRY_MAX_DELAY = float(os.environ.get("WEBHOOK_RETRY_MAX_DELAY", "3600"))
+WEBHOOK_RETRY_FOR = float(os.environ.get("WEBHOOK_RETRY_FOR", str(24 * 3600)))
+WEBHOOK_ALLOW_LOOPBACK = env_bool("WEBHOOK_ALLOW_LOOPBACK", False)
+# The sites allowed to show the /embed/ pages in a frame (CSP frame-ancestors); every other page refuses frames.
+EMBED_FRAME_ANCESTORS = env_list("EMBED_FRAME_ANCESTORS", "*")

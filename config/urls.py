@@ -34,6 +34,7 @@ urlpatterns = [
     # The "Live games" page reads across tournaments (tournaments.selectors); a game's own pages are arbitration's.
     path("games/", views.live_games, name="live-games"),
     path("games/", include("arbitration.urls")),
+    path("", include("integrations.urls")),  # /embed/..., /tournaments/<slug>/webhooks/
     path("tournaments/", include("tournaments.urls")),
     path("clubs/", include("clubs.urls")),
     path("leagues/", include("leagues.urls")),

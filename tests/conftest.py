@@ -11,6 +11,10 @@ import pytest
 # DJANGO_SECRET_KEY). Playwright's sync API runs an event loop in the test thread; the ORM
 # calls the tests make around it are still synchronous and safe.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+# The webhook tests' receivers listen on the loopback, and a failed delivery is tried again soon (the
+# worker processes read these; the test process's settings are overridden where a test needs them).
+os.environ.setdefault("WEBHOOK_ALLOW_LOOPBACK", "true")
+os.environ.setdefault("WEBHOOK_RETRY_BASE_SECONDS", "0.5")
 
 
 # The fixtures that start a server or a worker process: a test that uses one (directly or through

@@ -3,7 +3,7 @@
 ``tournament_logged`` (sender ``TournamentLog``; ``tournament_id``, ``seq``, ``kind``, ``row_id``):
 a row was appended to a tournament's log (a round published, an appeal decided, the status
 changed, ...). The log is the record of everything that happens to a tournament, so a higher app
-(notifications) hears every change here and picks the kinds it cares about. Receivers hand the
+(notifications, the integrations' webhooks) hears every change here and picks the kinds it cares about. Receivers hand the
 work to an idempotent task; they must not fail the writer (errors are logged, not raised).
 """
 

@@ -100,7 +100,45 @@ def snapshot() -> dict[str, Any]:
                                                                     "secretary_id")),
         "members": list(ClubMember.objects.order_by("id").values_list("player_id", "club_id")),
         "club_log": ClubLog.objects.count(),
+        **_webhooks_snapshot(),
     }
+
+
+def _webhooks_snapshot() -> dict[str, Any]:
+    from integrations.models import Webhook, WebhookDelivery
+
+    return {"webhooks": list(Webhook.objects.order_by("id").values_list("id", "url", "events", "active")),
+            "deliveries": list(WebhookDelivery.objects.order_by("id").values_list("id", "status", "attempts"))}
+
+
+def _webhook_writes(club: Club) -> tuple[list[tuple[str, str, dict]], list[tuple[str, str, dict]]]:
+    """The writes on the club's webhooks (integrations): register, change, delete, send again (API and page)."""
+    from integrations.models import WebhookDelivery
+
+    t = club.tournament.slug
+    api = [("post", "/api/v1/webhooks/", {"tournament": t, "url": "https://example.org/h", "events": ["move"]})]
+    pages = [("page", f"/tournaments/{t}/webhooks/add", {"url": "https://example.org/h", "events": ["move"]})]
+    delivery = WebhookDelivery.objects.filter(webhook__tournament=club.tournament).first()
+    if delivery is not None:
+        api += [("patch", f"/api/v1/webhooks/{delivery.webhook_id}/", {"active": False}),
+                ("delete", f"/api/v1/webhooks/{delivery.webhook_id}/", {}),
+                ("post", f"/api/v1/webhook-deliveries/{delivery.pk}/resend", {})]
+        pages += [("page", f"/tournaments/{t}/webhooks/{delivery.webhook_id}/toggle", {}),
+                  ("page", f"/tournaments/{t}/webhooks/{delivery.webhook_id}/delete", {}),
+                  ("page", f"/tournaments/{t}/webhooks/deliveries/{delivery.pk}/resend", {})]
+    return api, pages
+
+
+def _webhook_with_a_delivery(club: Club) -> None:
+    from django.utils import timezone
+
+    from integrations.models import Webhook, WebhookDelivery, WebhookStream
+
+    hook = Webhook.objects.create(tournament=club.tournament, url="https://example.org/hook", events=["move"],
+                                  secret="s" * 64, created_by=club.director)
+    stream = WebhookStream.objects.create(webhook=hook, key=f"g:{club.games[0].pk}", last_seq=2)
+    WebhookDelivery.objects.create(webhook=hook, stream=stream, seq=2, event="move", body="{}", status="failed",
+                                   attempts=5, next_attempt_at=timezone.now(), give_up_at=timezone.now())
 
 
 def write_endpoints(club: Club, outsider_player: Player) -> list[tuple[str, str, dict]]:
@@ -182,13 +220,15 @@ def write_endpoints(club: Club, outsider_player: Player) -> list[tuple[str, str,
                 ("post", f"/api/v1/player-claims/{claim.pk}/withdraw", {})]
         pages += [("page", f"/tournaments/players/{claim.player_id}/claims/{claim.pk}/decide", {"decision": "approve"}),
                   ("page", f"/tournaments/players/{claim.player_id}/claims/{claim.pk}/withdraw", {})]
-    return api + pages
+    hook_api, hook_pages = _webhook_writes(club)
+    return api + hook_api + pages + hook_pages
 
 
 def test_every_write_endpoint_refuses_outsiders_players_and_the_public(clubs, client, make_user):
     a, b, player_user = clubs
     services.round_pair(acting_user=a.director, tournament=a.tournament)  # a preview for the round endpoints
     services.player_claim(acting_user=make_user("claimant", "player"), player=a.players[1])  # one waiting
+    _webhook_with_a_delivery(a)  # a webhook with a delivery given up, for the integrations' writes
     before = snapshot()
     outsiders = {"outsider director": b.director, "outsider referee": b.referee, "player": player_user,
                  "outsider club secretary": b.secretary, "public": None}
