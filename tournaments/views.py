@@ -103,13 +103,22 @@ STATUS_NOW = {
 
 
 class TournamentForm(ClockForm):
-    field_order = ["name", "slug", "format", "rounds", "games_per_match", "opening", "rule_set", "progress_rule",
+    field_order = ["name", "slug", "format", "rounds", "pairing_system", "acceleration", "half_point_byes",
+                   "byes_closed_rounds", "games_per_match", "opening", "rule_set", "progress_rule",
                    "venue", "start_date", "end_date", "rated", "referees", "tiebreaks"]  # then the clock
 
     name = forms.CharField(max_length=200, validators=[no_control_characters])
     slug = forms.SlugField(max_length=80, required=False, help_text="Empty: made from the name.")
     format = forms.ChoiceField(choices=Tournament.Format.choices)
     rounds = forms.IntegerField(min_value=1, max_value=MAX_ROUNDS, required=False, help_text="Swiss only.")
+    pairing_system = forms.ChoiceField(choices=Tournament.PairingSystem.choices, required=False,
+                                       initial=Tournament.PairingSystem.WEIGHTED, help_text="Swiss only.")
+    acceleration = forms.ChoiceField(choices=Tournament.Acceleration.choices, required=False,
+                                     initial=Tournament.Acceleration.NONE, help_text="Swiss, Dutch system only.")
+    half_point_byes = forms.IntegerField(min_value=0, max_value=MAX_ROUNDS, required=False, initial=0,
+                                         help_text="Swiss: half-point byes a player may ask for (0: none).")
+    byes_closed_rounds = forms.IntegerField(min_value=0, max_value=MAX_ROUNDS, required=False, initial=0,
+                                            help_text="Swiss: no half-point bye in this many last rounds.")
     games_per_match = forms.IntegerField(min_value=2, max_value=MAX_GAMES_PER_MATCH, initial=2,
                                          help_text="Even: 2, 4, ...")
     opening = forms.ChoiceField(choices=Tournament.Opening.choices)
@@ -459,7 +468,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
                 rule_set=data["rule_set"], progress_rule=data["progress_rule"], venue=data["venue"],
                 start_date=data["start_date"], end_date=data["end_date"], rated=data["rated"],
                 referees=_usernames(data["referees"]), tiebreaks=data["tiebreaks"] or None,
-                clock_control=_clock_from(data),
+                clock_control=_clock_from(data), **_pairing_settings(data),
             )
         except AppError as error:
             _form_errors(form, error)
@@ -470,6 +479,21 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     if not request.user.is_superuser:
         mine = mine.filter(directors=request.user)
     return render(request, "tournaments/dashboard.html", {"form": form, "tournaments": mine})
+
+
+def _pairing_settings(data: dict[str, Any]) -> dict[str, Any]:
+    """Returns a Swiss's pairing settings from a form's cleaned data (the model's defaults for those left empty)."""
+    return {"pairing_system": data.get("pairing_system") or Tournament.PairingSystem.WEIGHTED,
+            "acceleration": data.get("acceleration") or Tournament.Acceleration.NONE,
+            "half_point_byes": data.get("half_point_byes") or 0,
+            "byes_closed_rounds": data.get("byes_closed_rounds") or 0}
+
+
+class PairingForm(forms.Form):
+    pairing_system = forms.ChoiceField(choices=Tournament.PairingSystem.choices)
+    acceleration = forms.ChoiceField(choices=Tournament.Acceleration.choices)
+    half_point_byes = forms.IntegerField(min_value=0, max_value=MAX_ROUNDS)
+    byes_closed_rounds = forms.IntegerField(min_value=0, max_value=MAX_ROUNDS)
 
 
 def _form_errors(form: forms.Form, error: AppError) -> None:
@@ -508,6 +532,8 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
         "log": selectors.tournament_log(tournament), "standings": selectors.standings(tournament),
         "results": [choice for choice in Game.Result.choices],
         "clock_form": ClockForm(initial=_clock_initial(tournament.clock_control)),
+        "pairing_form": PairingForm(initial={f: getattr(tournament, f) for f in PairingForm.base_fields}),
+        "byes": selectors.byes_data(tournament), "prohibitions": selectors.prohibitions_data(tournament),
         "clock_text": clock_text(tournament.clock_control),
     })
 
@@ -573,6 +599,50 @@ def manage_clock(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
+def manage_pairing(request: HttpRequest, slug: str) -> HttpResponse:
+    def act(t: Tournament) -> str:
+        cleaned = _cleaned(PairingForm(request.POST), "The pairing form")
+        changes = {f: v for f, v in cleaned.items() if v != getattr(t, f)}
+        services.tournament_update(acting_user=request.user, tournament=t, reason=request.POST.get("reason", ""),
+                                   **changes)
+        return "Pairing settings saved." if changes else "Nothing changed."
+    return _act(request, slug, act)
+
+
+@login_required
+@require_POST
+def manage_bye(request: HttpRequest, slug: str) -> HttpResponse:
+    def act(t: Tournament) -> str:
+        player = _int(request.POST.get("player"), "player", "The player")
+        number = _int(request.POST.get("round"), "round", "The round", MAX_ROUNDS)
+        if request.POST.get("cancel"):
+            services.bye_cancel(acting_user=request.user, tournament=t, player=player, round_number=number)
+            return f"The bye of round {number} is cancelled."
+        bye = services.bye_request(acting_user=request.user, tournament=t, player=player, round_number=number,
+                                   kind=request.POST.get("kind") or "half", reason=request.POST.get("reason", ""))
+        return f"{bye.player.name}: {bye.get_kind_display().lower()} in round {number}."
+    return _act(request, slug, act)
+
+
+@login_required
+@require_POST
+def manage_prohibition(request: HttpRequest, slug: str) -> HttpResponse:
+    def act(t: Tournament) -> str:
+        if request.POST.get("remove"):
+            services.prohibition_remove(acting_user=request.user, tournament=t,
+                                        prohibition=_int(request.POST.get("remove"), "remove", "The group"))
+            return "Those players may meet again."
+        ids = [_int(pid, "players", "A player") for pid in request.POST.getlist("players")]
+        services.prohibition_set(acting_user=request.user, tournament=t, players=ids,
+                                 until_round=_int_or_none(request.POST.get("until_round") or None, "until_round",
+                                                          "The last round"),
+                                 label=request.POST.get("label", ""))
+        return f"{len(set(ids))} players are kept apart."
+    return _act(request, slug, act)
+
+
+@login_required
+@require_POST
 def manage_referees(request: HttpRequest, slug: str) -> HttpResponse:
     def act(t: Tournament) -> str:
         t = services.tournament_referees_set(acting_user=request.user, tournament=t,
@@ -615,7 +685,8 @@ def manage_arbiters(request: HttpRequest, slug: str) -> HttpResponse:
 def manage_entry_add(request: HttpRequest, slug: str) -> HttpResponse:
     def act(t: Tournament) -> str:
         ids = [_int(pid, "player", "A player") for pid in request.POST.getlist("player")]
-        entries = services.entries_add(acting_user=request.user, tournament=t, players=ids)
+        missed = request.POST.get("missed_rounds") or "zero"
+        entries = services.entries_add(acting_user=request.user, tournament=t, players=ids, missed_rounds=missed)
         return f"{len(entries)} player(s) registered.{_stale_note(t)}"
     return _act(request, slug, act)
 
