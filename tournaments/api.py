@@ -374,8 +374,8 @@ class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
 
     @extend_schema(summary="Let players kept apart meet again (director)", request=None,
                    responses={204: None, **_errors(400, 401, 403, 404)})
-    @action(detail=True, methods=["delete"], url_path=r"prohibitions/(?P<prohibition>[0-9]{1,9})")
-    def prohibition_remove(self, request: Request, slug: str | None = None, prohibition: str = "") -> Response:
+    @action(detail=True, methods=["delete"], url_path="prohibitions/<id:prohibition>")
+    def prohibition_remove(self, request: Request, slug: str | None = None, prohibition: int = 0) -> Response:
         services.prohibition_remove(acting_user=request.user, tournament=_tournament(slug),
                                     prohibition=int(prohibition))
         return Response(status=status.HTTP_204_NO_CONTENT)

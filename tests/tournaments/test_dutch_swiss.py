@@ -9,7 +9,7 @@ from tests.tournaments.test_services import finish_games, make_players, play_rou
 from tournaments import selectors, services
 from tournaments.models import Match, Round, RoundBye, Tournament, TournamentLog
 from tournaments.pairing.dutch import ColourRecord, baku_virtual_points, first_mover, pair_next_round
-from tournaments.pairing.trf import PointSystem, read_trf
+from tournaments.pairing.trf import PointSystem, parse_trf
 from tournaments.pairing.types import PairingError
 from tournaments.services import pure
 
@@ -27,7 +27,7 @@ def _trf_pairs_without_colours(tournament, number) -> set[frozenset[int]]:
     """Pairs the round after the tournament's own TRF by the pure Dutch core, colours wiped (two-game
     matches), and returns the pairs as player ids."""
     text = selectors.tournament_trf(tournament)
-    trf = read_trf(text)
+    trf = parse_trf(text)
     from dataclasses import replace
 
     players = tuple(replace(p, rounds=tuple(replace(r, colour=None) for r in p.rounds)) for p in trf.players)
@@ -138,6 +138,7 @@ def test_a_requested_half_point_bye_leaves_the_player_out_and_gives_a_draws_poin
     response = client_as(director).post("/api/v1/tournaments/club/byes/", {"player": players[1].pk, "round": 4},
                                         format="json")
     assert response.status_code == 400 and "round" in response.json()["error"]["details"]["fields"]
+    api = client_as(user)
     response = api.post("/api/v1/tournaments/club/byes/", {"player": players[1].pk, "round": 2}, format="json")
     assert response.status_code == 403
     # an absence announced (a zero-point bye) for round 1, by a director
