@@ -254,3 +254,37 @@ def test_baku_acceleration_pairs_the_top_half_among_themselves_in_round_one(dire
     pairs = {frozenset(seeds[p] for p in pair) for pair in _pairs(accelerated, 1)}
     assert pairs == {frozenset((1, 3)), frozenset((2, 4)), frozenset((5, 7)), frozenset((6, 8))}
     assert "Baku acceleration" in round_.explanation[0]
+
+
+def test_the_manage_page_sets_the_system_records_byes_and_keeps_players_apart(director, client):
+    players = make_players(6)
+    tournament = services.tournament_create(acting_user=director, name="Open", slug="open", format="swiss",
+                                            round_count=5)
+    services.tournament_status_set(acting_user=director, tournament=tournament, status="registration")
+    services.entries_add(acting_user=director, tournament=tournament, players=players)
+    client.force_login(director)
+    page = client.get("/tournaments/open/manage/").content.decode()
+    assert 'id="pairing"' in page and "Weighted matching" in page
+    response = client.post("/tournaments/open/manage/pairing", {
+        "pairing_system": "dutch", "acceleration": "baku", "half_point_byes": 2, "byes_closed_rounds": 1,
+        "reason": "a federation event"})
+    assert response.status_code == 302
+    tournament.refresh_from_db()
+    assert (tournament.pairing_system, tournament.acceleration, tournament.half_point_byes,
+            tournament.byes_closed_rounds) == ("dutch", "baku", 2, 1)
+    row = TournamentLog.objects.filter(tournament=tournament, kind="settings_changed").last()
+    assert row.data["pairing_system"] == {"before": "weighted", "after": "dutch"} and row.reason == "a federation event"
+    client.post("/tournaments/open/manage/byes", {"player": players[2].pk, "round": 3, "kind": "half"})
+    client.post("/tournaments/open/manage/prohibitions", {"players": [players[0].pk, players[1].pk],
+                                                          "label": "Club Alpha", "until_round": 2})
+    response = client.post("/tournaments/open/manage/byes", {"player": players[2].pk, "round": 5, "kind": "half"},
+                           follow=True)
+    assert "No half-point bye in the last 1 round(s)" in response.content.decode()
+    page = client.get("/tournaments/open/manage/").content.decode()
+    assert "Round 3: Player 003, half-point bye" in page
+    assert "Club Alpha: Player 001 Player 002 · up to round 2" in page
+    assert "FIDE Dutch system (C.04.3)" in page
+    row = tournament.prohibitions.get()
+    client.post("/tournaments/open/manage/prohibitions", {"remove": row.pk})
+    client.post("/tournaments/open/manage/byes", {"player": players[2].pk, "round": 3, "cancel": "1"})
+    assert not tournament.prohibitions.exists() and not tournament.round_byes.exists()

@@ -750,7 +750,7 @@ def pair_next_round(
                                virtual_points=virtual_points))
 
 
-def baku_virtual_points(numbers: Sequence[int], rounds_total: int, system: PointSystem = PointSystem()
+def baku_virtual_points(numbers: Sequence[int], rounds_total: int, system: PointSystem | None = None
                         ) -> dict[int, tuple[int, ...]]:
     """Returns the Baku acceleration's virtual points (FIDE C.04.5.1), by pairing number, before each round.
 
@@ -760,6 +760,7 @@ def baku_virtual_points(numbers: Sequence[int], rounds_total: int, system: Point
     virtual point (a win's worth) before the first half of them (rounded up) and 0.5 before the
     others; GB players, and everybody after the accelerated rounds, none.
     """
+    system = system or PointSystem()
     ga = numbers[: 2 * -(-len(numbers) // 4)]
     accelerated = -(-rounds_total // 2)
     full = -(-accelerated // 2)

@@ -18,7 +18,13 @@ from django.db import transaction
 from players.models import Player
 from tournaments.models import Entry, PairingProhibition, RoundBye, Tournament, TournamentLog
 from tournaments.services.access import authorise_director, is_director_of, log_write, tournament_lock
-from tournaments.services.errors import EntryConflict, InvalidInput, NotDirector, RoundConflict, WrongTournamentStatus
+from tournaments.services.errors import (
+    EntryConflict,
+    InvalidInput,
+    NotDirector,
+    RoundConflict,
+    WrongTournamentStatus,
+)
 
 #: The byes a player may ask for himself (a full-point bye is the director's, for a late entry).
 REQUESTABLE = (RoundBye.Kind.HALF, RoundBye.Kind.ZERO)
