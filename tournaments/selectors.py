@@ -382,7 +382,7 @@ def tournament_trf(tournament: Tournament) -> str:
     the match's first game (``w``, the side that moves first: Black; ``-`` for a forfeit), the match's result (``1``
     ``=`` ``0``, ``+``/``-`` a forfeit, ``U`` the bye, ``Z`` a round the player was not paired
     in); the points are the tournament's match points (``BBW``...). Only the rounds whose matches
-    are all decided are written. Four queries.
+    are all decided are written; players kept apart are ``260`` lines (a Swiss). Four queries (a Swiss: seven).
     """
     entries = list(Entry.objects.filter(tournament=tournament).select_related("player")
                    .order_by("seed", "-player__rating", "player__name", "player_id"))
@@ -413,8 +413,11 @@ def tournament_trf(tournament: Tournament) -> str:
             lines[player][at[n]] = (None, None, {"half": "H", "full": "F"}.get(kind, "Z"))
     players = [pure.TrfEntry(number=number[e.player_id], name=e.player.name, rating=e.player.rating,
                              rank=rank.get(e.player_id, 0), rounds=lines[e.player_id]) for e in entries]
+    last = tournament.round_count or 999
+    forbidden = tuple((1, row["until_round"] or last, frozenset(number[p] for p in row["players"] if p in number))
+                      for row in prohibitions_data(tournament)) if tournament.format == Tournament.Format.SWISS else ()
     return pure.trf_text(name=tournament.name, players=players, rounds_total=tournament.round_count or None,
-                         scoring=scoring_of(tournament))
+                         scoring=scoring_of(tournament), forbidden=forbidden)
 
 
 def crosstable_csv(tournament: Tournament) -> str:

@@ -27,6 +27,7 @@ urlpatterns = [
     path("<slug:slug>/print/standings/", views.print_standings, name="print-standings"),
     path("<slug:slug>/manage/", views.manage, name="manage"),
     path("<slug:slug>/presence", views.presence_mark, name="presence"),
+    path("<slug:slug>/bye", views.bye_ask, name="bye"),
     path("<slug:slug>/manage/status", views.manage_status, name="manage-status"),
     path("<slug:slug>/manage/referees", views.manage_referees, name="manage-referees"),
     path("<slug:slug>/manage/game-referees", views.manage_game_referees, name="manage-game-referees"),

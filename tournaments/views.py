@@ -214,7 +214,9 @@ def _my_check_in(tournament: Tournament, user: Any) -> dict[str, Any] | None:
         return None
     data = selectors.presence_data(tournament)
     return {"round": data["round"], "player": entry.player_id,
-            "present": next((p["present"] for p in data["players"] if p["player"] == entry.player_id), None)}
+            "present": next((p["present"] for p in data["players"] if p["player"] == entry.player_id), None),
+            "byes": [b for b in selectors.byes_data(tournament) if b["player"] == entry.player_id]
+            if tournament.format == Tournament.Format.SWISS else []}
 
 
 @require_GET
@@ -750,6 +752,29 @@ def presence_mark(request: HttpRequest, slug: str) -> HttpResponse:
     if back not in ("manage", "detail"):
         back = "detail"
     return redirect(reverse(f"tournaments:{back}", kwargs={"slug": slug}) + "#check-in")
+
+
+@login_required
+@require_POST
+def bye_ask(request: HttpRequest, slug: str) -> HttpResponse:
+    """Asks for a half-point bye (or says he will be absent) for a round not yet paired, or cancels one: the
+    player himself (a director may too)."""
+    tournament = _tournament(slug)
+    try:
+        player = _int(request.POST.get("player"), "player", "The player")
+        number = _int(request.POST.get("round"), "round", "The round", MAX_ROUNDS)
+        if request.POST.get("cancel"):
+            services.bye_cancel(acting_user=request.user, tournament=tournament, player=player, round_number=number)
+            messages.success(request, f"Your bye in round {number} is cancelled.")
+        else:
+            bye = services.bye_request(acting_user=request.user, tournament=tournament, player=player,
+                                       round_number=number, kind=request.POST.get("kind") or "half")
+            messages.success(request, f"Round {number}: {bye.get_kind_display().lower()} recorded.")
+    except AppError as error:
+        if error.status_code == 403:
+            raise PermissionDenied(error.message) from error
+        messages.error(request, error.message)
+    return redirect(reverse("tournaments:detail", kwargs={"slug": slug}) + "#check-in")
 
 
 @login_required

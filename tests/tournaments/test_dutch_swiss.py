@@ -214,6 +214,9 @@ def test_players_kept_apart_are_not_paired_together(director, client_as, system)
     assert response.status_code == 201, response.content
     services.round_pair(acting_user=director, tournament=tournament)
     assert frozenset((one, two)) not in _pairs(tournament, 1)
+    seeds = dict(tournament.entries.values_list("player_id", "seed"))
+    trf = selectors.tournament_trf(tournament)
+    assert f"260   1   3 {min(seeds[one], seeds[two]):>4} {max(seeds[one], seeds[two]):>4}" in trf.splitlines()
     listed = client_as(director).get("/api/v1/tournaments/club/prohibitions/").json()
     assert listed == [{"id": response.json()["id"], "players": sorted([one, two]), "until_round": None,
                        "label": "one family"}]
@@ -288,3 +291,21 @@ def test_the_manage_page_sets_the_system_records_byes_and_keeps_players_apart(di
     client.post("/tournaments/open/manage/prohibitions", {"remove": row.pk})
     client.post("/tournaments/open/manage/byes", {"player": players[2].pk, "round": 3, "cancel": "1"})
     assert not tournament.prohibitions.exists() and not tournament.round_byes.exists()
+
+
+def test_a_player_asks_for_his_own_bye_on_the_tournaments_page(director, client, make_user):
+    players = make_players(4)
+    tournament = running_tournament(director, players, round_count=4, half_point_byes=1, **DUTCH)
+    user = make_user("p1", "player")
+    players[0].user = user
+    players[0].save(update_fields=["user"])
+    client.force_login(user)
+    page = client.get("/tournaments/club/").content.decode()
+    assert 'data-testid="ask-bye"' in page and "a half-point bye (1 allowed)" in page
+    response = client.post("/tournaments/club/bye", {"player": players[0].pk, "round": 2, "kind": "half"}, follow=True)
+    assert "Round 2: half-point bye recorded." in response.content.decode()
+    assert RoundBye.objects.get(tournament=tournament).player == players[0]
+    response = client.post("/tournaments/club/bye", {"player": players[1].pk, "round": 2, "kind": "zero"})
+    assert response.status_code == 403  # nobody else's
+    client.post("/tournaments/club/bye", {"player": players[0].pk, "round": 2, "cancel": "1"})
+    assert not RoundBye.objects.filter(tournament=tournament).exists()

@@ -152,6 +152,7 @@ def write_endpoints(club: Club, outsider_player: Player) -> list[tuple[str, str,
     ] + [("page", f"/games/{game.pk}/confirm", {}), ("page", f"/games/{game.pk}/appeal", {"statement": "x"}),
          ("page", f"/games/{game.pk}/scoresheet", {"moves": "1. 11-15 23-19 1-0"}),
          ("page", f"/tournaments/{t}/presence", {"player": player.pk, "present": "no"}),
+         ("page", f"/tournaments/{t}/bye", {"player": player.pk, "round": 2, "kind": "zero"}),
          ("page", f"/tournaments/players/{player.pk}/unlink", {"reason": "x"}),
          ("page", f"/tournaments/{t}/manage/rounds/1/scoresheets", {"pdn": '[Black "A"]\n[White "B"]\n1. 11-15 1-0'})]
     claim = PlayerClaim.objects.filter(player__in=club.players, status="pending").first()

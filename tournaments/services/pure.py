@@ -239,9 +239,11 @@ class TrfEntry:
     rounds: list[tuple[int | None, str | None, str]]
 
 
-def trf_text(*, name: str, players: list[TrfEntry], rounds_total: int | None, scoring: Scoring) -> str:
+def trf_text(*, name: str, players: list[TrfEntry], rounds_total: int | None, scoring: Scoring,
+             forbidden: tuple[tuple[int, int, frozenset[int]], ...] = ()) -> str:
     """Returns the tournament as FIDE's TRF, one round a match, its points the tournament's (BBW, BBD,
-    BBL, BBU lines: a won match, a drawn one, a lost one, the bye)."""
+    BBL, BBU lines: a won match, a drawn one, a lost one, the bye); ``forbidden`` (first round, last
+    round, pairing numbers) are the players kept apart (``260`` lines)."""
     system = PointSystem(win=round(scoring.win * 10), draw=round(scoring.draw * 10), loss=round(scoring.loss * 10),
                          zero_bye=0, forfeit_loss=round(scoring.loss * 10), bye=round(scoring.bye * 10))
     trf = TrfTournament(
@@ -249,7 +251,7 @@ def trf_text(*, name: str, players: list[TrfEntry], rounds_total: int | None, sc
             TrfPlayer(number=p.number, name=p.name[:33], rating=p.rating or 0, rank=p.rank).with_rounds(
                 tuple(TrfRound(opponent, colour, result) for opponent, colour, result in p.rounds), system)
             for p in players),
-        rounds_total=rounds_total, points=system, other_lines=(f"012 {name}",),
+        rounds_total=rounds_total, points=system, other_lines=(f"012 {name}",), forbidden=forbidden,
     )
     lines = write_trf(trf, line_end="\n").split("\n")
     points = [f"{code} {value / 10:>4.1f}" for code, value in
