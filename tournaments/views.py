@@ -116,9 +116,10 @@ class TournamentForm(ClockForm):
     acceleration = forms.ChoiceField(choices=Tournament.Acceleration.choices, required=False,
                                      initial=Tournament.Acceleration.NONE, help_text="Swiss, Dutch system only.")
     half_point_byes = forms.IntegerField(min_value=0, max_value=MAX_ROUNDS, required=False, initial=0,
-                                         help_text="Swiss: half-point byes a player may ask for (0: none).")
+                                         label="Half-point byes a player may ask for",
+                                         help_text="Swiss only; 0: none.")
     byes_closed_rounds = forms.IntegerField(min_value=0, max_value=MAX_ROUNDS, required=False, initial=0,
-                                            help_text="Swiss: no half-point bye in this many last rounds.")
+                                            label="Last rounds closed to half-point byes", help_text="Swiss only.")
     games_per_match = forms.IntegerField(min_value=2, max_value=MAX_GAMES_PER_MATCH, initial=2,
                                          help_text="Even: 2, 4, ...")
     opening = forms.ChoiceField(choices=Tournament.Opening.choices)
@@ -494,8 +495,9 @@ def _pairing_settings(data: dict[str, Any]) -> dict[str, Any]:
 class PairingForm(forms.Form):
     pairing_system = forms.ChoiceField(choices=Tournament.PairingSystem.choices)
     acceleration = forms.ChoiceField(choices=Tournament.Acceleration.choices)
-    half_point_byes = forms.IntegerField(min_value=0, max_value=MAX_ROUNDS)
-    byes_closed_rounds = forms.IntegerField(min_value=0, max_value=MAX_ROUNDS)
+    half_point_byes = forms.IntegerField(min_value=0, max_value=MAX_ROUNDS, label="Half-point byes a player may ask for")
+    byes_closed_rounds = forms.IntegerField(min_value=0, max_value=MAX_ROUNDS,
+                                            label="Last rounds closed to half-point byes")
 
 
 def _form_errors(form: forms.Form, error: AppError) -> None:
