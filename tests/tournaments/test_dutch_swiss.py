@@ -196,7 +196,12 @@ def test_a_late_entry_gets_the_points_the_director_gives_for_the_rounds_missed(d
     # withdrawn: not paired any more
     services.round_publish(acting_user=director, tournament=tournament, number=2)
     finish_games(director, tournament, Round.objects.get(tournament=tournament, number=2))
+    services.bye_request(acting_user=director, tournament=tournament, player=players[3].pk, round_number=4,
+                         kind="zero")
     services.entry_withdraw(acting_user=director, tournament=tournament, player=players[3].pk)
+    assert not RoundBye.objects.filter(player=players[3]).exists()  # his later byes go with him
+    row = TournamentLog.objects.filter(tournament=tournament, kind="entry_withdrawn").get()
+    assert row.data["byes_dropped"] == [4]
     services.round_pair(acting_user=director, tournament=tournament)
     assert players[3].pk not in {p for pair in _pairs(tournament, 3) for p in pair}
 

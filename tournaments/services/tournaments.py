@@ -513,8 +513,12 @@ def entry_withdraw(*, acting_user: Any, tournament: Tournament, player: Player |
     entry.status = Entry.Status.WITHDRAWN
     entry.withdrawn_after_round = last
     entry.save(update_fields=["status", "withdrawn_after_round"])
+    later = RoundBye.objects.filter(tournament=tournament, player_id=entry.player_id, round_number__gt=last)
+    dropped = sorted(later.values_list("round_number", flat=True))
+    later.delete()  # a withdrawn player scores nothing more: his byes of rounds not yet played go
     log_write(tournament=tournament, kind=TournamentLog.Kind.ENTRY_WITHDRAWN, actor=acting_user, reason=reason,
-              data={"player": entry.player_id, "name": entry.player.name, "after_round": last})
+              data={"player": entry.player_id, "name": entry.player.name, "after_round": last,
+                    **({"byes_dropped": dropped} if dropped else {})})
     return entry
 
 
