@@ -858,7 +858,7 @@ def explain_pair(rd: _Round, pair: DutchPair, *, two_games: bool = False) -> str
     b = by[pair.black]
     hi, lo = (a, b) if not _lower(a, b) else (b, a)
     if hi.score == lo.score:
-        words = (f"Score group {_points(hi.score)}: {{{hi.number}}} and {{{lo.number}}} have the same score and "
+        words = (f"Score group of {_points(hi.score)} points: {{{hi.number}}} and {{{lo.number}}} have the same score and "
                  "meet as the rules pair that group (the upper half against the lower half, as near the "
                  "order as the earlier opponents and colours allow).")
     else:
