@@ -23,6 +23,9 @@ from tournaments.log import tournament_head_text, tournament_log_verify
 from tournaments.models import Entry, Round, Tournament
 from tournaments.serializers import (
     ArbitersSerializer,
+    ByeCancelSerializer,
+    ByeDataSerializer,
+    ByeSerializer,
     CrosstableSerializer,
     EntryCreateSerializer,
     EntrySerializer,
@@ -40,6 +43,8 @@ from tournaments.serializers import (
     PlayerUnlinkSerializer,
     PresenceMarkSerializer,
     PresenceSerializer,
+    ProhibitionCreateSerializer,
+    ProhibitionSerializer,
     RatingHistorySerializer,
     RefereesSerializer,
     ResultSerializer,
@@ -255,7 +260,8 @@ class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         serializer = EntryCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         entry = services.entry_add(acting_user=request.user, tournament=tournament,
-                                   player=serializer.validated_data["player"])
+                                   player=serializer.validated_data["player"],
+                                   missed_rounds=serializer.validated_data["missed_rounds"])
         return Response(entry_data(entry), status=status.HTTP_201_CREATED)
 
     @extend_schema(summary="Move the status one step forward (director)", request=StatusSerializer,
@@ -320,6 +326,60 @@ class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             serializer.is_valid(raise_exception=True)
             services.presence_set(acting_user=request.user, tournament=tournament, **serializer.validated_data)
         return Response(selectors.presence_data(tournament))
+
+    @extend_schema(methods=["GET"], summary="The byes known before their rounds (asked for, absences, late entries)",
+                   responses={200: ByeDataSerializer(many=True), 404: _ERRORS[404]})
+    @extend_schema(methods=["POST"], summary="Ask for a half-point bye, or announce an absence, for a round not yet "
+                   "paired (a Swiss; the player himself or a director)", request=ByeSerializer,
+                   responses={201: ByeDataSerializer(many=True), **_errors(400, 401, 403, 404, 409)})
+    @action(detail=True, methods=["get", "post"], pagination_class=None, permission_classes=[ReadOrSignedIn])
+    def byes(self, request: Request, slug: str | None = None) -> Response:
+        tournament = _tournament(slug)
+        if request.method == "POST":
+            serializer = ByeSerializer(data=request.data)
+            serializer.is_valid(raise_exception=True)
+            data = serializer.validated_data
+            services.bye_request(acting_user=request.user, tournament=tournament, player=data["player"],
+                                 round_number=data["round"], kind=data["kind"], reason=data["reason"])
+            return Response(selectors.byes_data(tournament), status=status.HTTP_201_CREATED)
+        return Response(selectors.byes_data(tournament))
+
+    @extend_schema(summary="Cancel a bye asked for a round not yet paired (the player himself or a director)",
+                   request=ByeCancelSerializer,
+                   responses={200: ByeDataSerializer(many=True), **_errors(400, 401, 403, 404, 409)})
+    @action(detail=True, methods=["post"], url_path="byes/cancel", permission_classes=[ReadOrSignedIn])
+    def byes_cancel(self, request: Request, slug: str | None = None) -> Response:
+        tournament = _tournament(slug)
+        serializer = ByeCancelSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        services.bye_cancel(acting_user=request.user, tournament=tournament, player=data["player"],
+                            round_number=data["round"], reason=data["reason"])
+        return Response(selectors.byes_data(tournament))
+
+    @extend_schema(methods=["GET"], summary="The players kept apart (prohibited pairings)",
+                   responses={200: ProhibitionSerializer(many=True), 404: _ERRORS[404]})
+    @extend_schema(methods=["POST"], summary="Keep players apart, a club or a family (director; a Swiss)",
+                   request=ProhibitionCreateSerializer,
+                   responses={201: ProhibitionSerializer, **_errors(400, 401, 403, 404, 409)})
+    @action(detail=True, methods=["get", "post"], pagination_class=None)
+    def prohibitions(self, request: Request, slug: str | None = None) -> Response:
+        tournament = _tournament(slug)
+        if request.method == "POST":
+            serializer = ProhibitionCreateSerializer(data=request.data)
+            serializer.is_valid(raise_exception=True)
+            row = services.prohibition_set(acting_user=request.user, tournament=tournament,
+                                           **serializer.validated_data)
+            return Response(selectors.prohibition_data(row), status=status.HTTP_201_CREATED)
+        return Response(selectors.prohibitions_data(tournament))
+
+    @extend_schema(summary="Let players kept apart meet again (director)", request=None,
+                   responses={204: None, **_errors(400, 401, 403, 404)})
+    @action(detail=True, methods=["delete"], url_path="prohibitions/<id:prohibition>")
+    def prohibition_remove(self, request: Request, slug: str | None = None, prohibition: int = 0) -> Response:
+        services.prohibition_remove(acting_user=request.user, tournament=_tournament(slug),
+                                    prohibition=int(prohibition))
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(summary="The standings, in order", responses={200: StandingsRowSerializer(many=True)})
     @action(detail=True, methods=["get"], pagination_class=None)

@@ -8,7 +8,7 @@ standings row of the demo is one the system itself makes, and ``verify_log`` acc
 Two tournaments:
 
 - **Autumn Swiss** (finished, rated): 8 players, 3 Swiss rounds of 2-game matches with the
-  3-move ballot; its games are real master games (``demo_data/master_games.pdn``) whose first
+  3-move ballot, paired by the FIDE Dutch system; its games are real master games (``demo_data/master_games.pdn``) whose first
   three moves are the ballot drawn; finishing it computes the tiebreaks and the Glicko-2 ratings.
 - **Demo Club Championship** (running): an 8-player round robin of 2-game matches, 3-move
   ballot, 30 moves in an hour. Round 1 finished with master games replayed move by move (a
@@ -254,7 +254,7 @@ def _swiss_seed(director: Any, players: list[Any], taken: set[str]) -> Tournamen
         acting_user=director, name="Autumn Swiss", slug=SWISS_SLUG, format=Tournament.Format.SWISS,
         round_count=3, games_per_match=2, opening=Tournament.Opening.THREE_MOVE_BALLOT, rated=True,
         referees=["referee1", "referee2"], venue="Leeds, Quarry Hill", start_date=today - dt.timedelta(days=30),
-        end_date=today - dt.timedelta(days=29),
+        end_date=today - dt.timedelta(days=29), pairing_system=Tournament.PairingSystem.DUTCH,
     )
     tournament_status_set(acting_user=director, tournament=swiss, status=Tournament.Status.REGISTRATION)
     entries_add(acting_user=director, tournament=swiss, players=players)

@@ -37,6 +37,14 @@ class Tournament(models.Model):
         ROUND = "round", "Per round (the match result)"
         GAME = "game", "Per game (each game scores a win, a draw or a loss)"
 
+    class PairingSystem(models.TextChoices):
+        WEIGHTED = "weighted", "Weighted matching (this system's own Swiss)"
+        DUTCH = "dutch", "FIDE Dutch system (C.04.3)"
+
+    class Acceleration(models.TextChoices):
+        NONE = "none", "None"
+        BAKU = "baku", "Baku (FIDE C.04.5.1)"
+
     name = models.CharField(max_length=200)
     slug = models.SlugField(max_length=80, unique=True)
     format = models.CharField(max_length=24, choices=Format.choices, default=Format.ROUND_ROBIN)
@@ -90,6 +98,16 @@ class Tournament(models.Model):
     game_points_draw = models.DecimalField(max_digits=4, decimal_places=1, default="0.5")
     tiebreaks = models.JSONField(default=list, blank=True, help_text="Tiebreak names, in order.")
     rated = models.BooleanField(default=False)
+    pairing_system = models.CharField(
+        max_length=16, choices=PairingSystem.choices, default=PairingSystem.WEIGHTED,
+        help_text="How a Swiss pairs its rounds: the FIDE Dutch system, or this system's weighted matching.",
+    )
+    acceleration = models.CharField(max_length=8, choices=Acceleration.choices, default=Acceleration.NONE,
+                                    help_text="A Swiss paired by the Dutch system: Baku acceleration or none.")
+    half_point_byes = models.PositiveSmallIntegerField(
+        default=0, help_text="How many half-point byes a player of a Swiss may ask for (0: none).")
+    byes_closed_rounds = models.PositiveSmallIntegerField(
+        default=0, help_text="No half-point bye may be asked for in this many last rounds.")
     knockout_extra_blocks = models.PositiveSmallIntegerField(
         null=True, blank=True,
         help_text="Knockout: how many 2-game blocks a tied match may add; empty: until decided.",
@@ -295,6 +313,10 @@ class TournamentLog(models.Model):
         ARBITERS_NAMED = "arbiters_named", "Arbiters named (Law 28)"
         SCORESHEETS_ENTERED = "scoresheets_entered", "Games entered from scoresheets"
         PRESENCE_MARKED = "presence_marked", "Presence marked (check-in)"
+        BYE_REQUESTED = "bye_requested", "Bye requested"
+        BYE_CANCELLED = "bye_cancelled", "Bye cancelled"
+        PROHIBITION_SET = "prohibition_set", "Players kept apart"
+        PROHIBITION_REMOVED = "prohibition_removed", "Players no longer kept apart"
 
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="log")
     kind = models.CharField(max_length=24, choices=Kind.choices)
@@ -358,6 +380,61 @@ class Presence(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} {'present' if self.present else 'absent'} for round {self.round_number}"
+
+
+class RoundBye(models.Model):
+    """A round a player of a Swiss is not paired in, known before it is paired, with the points it gives.
+
+    A half-point bye he asked for, an absence he announced (a zero-point bye), or the rounds a
+    late entry missed (the points the director gave). Added on the tournament's log; counted in
+    the standings once the round is published (a voluntarily unplayed round for the tiebreaks).
+    """
+
+    class Kind(models.TextChoices):
+        HALF = "half", "Half-point bye"
+        ZERO = "zero", "Zero-point bye (absent)"
+        FULL = "full", "Full-point bye"
+
+    class Reason(models.TextChoices):
+        REQUESTED = "requested", "Asked for"
+        LATE_ENTRY = "late_entry", "Missed by a late entry"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_byes")
+    round_number = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    reason = models.CharField(max_length=12, choices=Reason.choices, default=Reason.REQUESTED)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["tournament", "round_number", "player"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "round_number", "player"], name="roundbye_unique_round_player"),
+            models.CheckConstraint(condition=models.Q(round_number__gte=1), name="roundbye_round_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.get_kind_display().lower()} in round {self.round_number}"
+
+
+class PairingProhibition(models.Model):
+    """Players a Swiss keeps apart (one club, one family): never paired together up to ``until_round``
+    (empty: always). The Dutch system's absolute criterion C1; set by a director."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="prohibitions")
+    players = models.ManyToManyField(Player, related_name="+")
+    label = models.CharField(max_length=120, blank=True, help_text="Why: a club, a family.")
+    until_round = models.PositiveSmallIntegerField(null=True, blank=True,
+                                                   help_text="Kept apart up to this round; empty: always.")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["tournament", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.label or 'kept apart'} in {self.tournament}"
 
 
 class RatingHistory(models.Model):

@@ -20,7 +20,17 @@ from arbitration.pdn_export import game_pdn
 from core.csvsafe import Computed, csv_writer
 from games.models import Game
 from players.models import Player, PlayerLog
-from tournaments.models import Entry, Match, MatchGame, RatingHistory, Round, Tournament, TournamentLog
+from tournaments.models import (
+    Entry,
+    Match,
+    MatchGame,
+    PairingProhibition,
+    RatingHistory,
+    Round,
+    RoundBye,
+    Tournament,
+    TournamentLog,
+)
 from tournaments.services import pure
 from tournaments.services.hook import appeal_closed
 
@@ -31,6 +41,7 @@ from tournaments.services.outcomes import (  # noqa: F401
     match_results,
     next_round_number,
     presence_of,
+    published_byes,
     scoring_of,
     standings_rows,
     standings_scope,
@@ -73,11 +84,11 @@ class StandingsRow:
 def standings(tournament: Tournament) -> list[StandingsRow]:
     """Returns the standings with the players: in order, with points, tiebreaks, game points, wins, rank.
 
-    Three queries whatever the number of players: entries with players, matches, games.
+    Three queries whatever the number of players: entries with players, matches, games (a Swiss: four, its byes).
     """
     entries = {e.player_id: e for e in Entry.objects.filter(tournament=tournament).select_related("player")}
     outcomes = match_outcomes(tournament)
-    rows = pure.standings(list(entries), match_results(outcomes), tiebreaks=list(tournament.tiebreaks or []),
+    rows = pure.standings(list(entries), match_results(outcomes, published_byes(tournament)), tiebreaks=list(tournament.tiebreaks or []),
                           scoring=scoring_of(tournament), ratings={p: e.player.rating for p, e in entries.items()},
                           **standings_scope(outcomes))
     return [
@@ -108,8 +119,10 @@ class CrosstableCell:
 
         The starting number, as every crosstable names an opponent: unlike a rank, no two players share it.
         """
-        if self.kind == "bye":
+        if self.kind in ("bye", "full_bye"):
             return "bye"
+        if self.kind == "half_bye":
+            return "bye ½"
         if self.kind == "forfeit":
             return f"{self.opponent_number}{'+' if self.game_points > self.opponent_game_points else '-'}"
         return f"{self.opponent_number}:{_fmt(self.game_points)}-{_fmt(self.opponent_game_points)}"
@@ -132,11 +145,11 @@ def crosstable(tournament: Tournament) -> tuple[list[StandingsRow], list[Crossta
     Each row lists the player's rounds (opponent, his rank, the game points each, the match
     points). For a round robin it also has the square table's cells: per opponent the game
     points scored in their matches ("x" on the diagonal, "+"/"-" for a forfeit, one score per
-    match in a double round robin). Three queries.
+    match in a double round robin). Three queries (a Swiss: four, its byes).
     """
     entries = {e.player_id: e for e in Entry.objects.filter(tournament=tournament).select_related("player")}
     outcomes = match_outcomes(tournament)
-    results = match_results(outcomes)
+    results = match_results(outcomes, published_byes(tournament))
     scoring = scoring_of(tournament)
     plain = pure.standings(list(entries), results, tiebreaks=list(tournament.tiebreaks or []), scoring=scoring,
                            ratings={p: e.player.rating for p, e in entries.items()}, **standings_scope(outcomes))
@@ -369,7 +382,7 @@ def tournament_trf(tournament: Tournament) -> str:
     the match's first game (``w``, the side that moves first: Black; ``-`` for a forfeit), the match's result (``1``
     ``=`` ``0``, ``+``/``-`` a forfeit, ``U`` the bye, ``Z`` a round the player was not paired
     in); the points are the tournament's match points (``BBW``...). Only the rounds whose matches
-    are all decided are written. Four queries.
+    are all decided are written; players kept apart are ``260`` lines (a Swiss). Four queries (a Swiss: seven).
     """
     entries = list(Entry.objects.filter(tournament=tournament).select_related("player")
                    .order_by("seed", "-player__rating", "player__name", "player_id"))
@@ -394,10 +407,17 @@ def tournament_trf(tournament: Tournament) -> str:
                 else:
                     result = "=" if o.winner is None else "1" if o.winner == me else "0"
                 lines[me][index] = (number[other], colour, result)
+    at = {n: i for i, n in enumerate(complete)}
+    for n, player, kind in published_byes(tournament):
+        if n in at and player in lines:
+            lines[player][at[n]] = (None, None, {"half": "H", "full": "F"}.get(kind, "Z"))
     players = [pure.TrfEntry(number=number[e.player_id], name=e.player.name, rating=e.player.rating,
                              rank=rank.get(e.player_id, 0), rounds=lines[e.player_id]) for e in entries]
+    last = tournament.round_count or 999
+    forbidden = tuple((1, row["until_round"] or last, frozenset(number[p] for p in row["players"] if p in number))
+                      for row in prohibitions_data(tournament)) if tournament.format == Tournament.Format.SWISS else ()
     return pure.trf_text(name=tournament.name, players=players, rounds_total=tournament.round_count or None,
-                         scoring=scoring_of(tournament))
+                         scoring=scoring_of(tournament), forbidden=forbidden)
 
 
 def crosstable_csv(tournament: Tournament) -> str:
@@ -421,6 +441,24 @@ def crosstable_csv(tournament: Tournament) -> str:
         writer.writerow([row.rank, row.player.name, Computed(_fmt(row.points)), *map(Computed, cells),
                          row.number if row.number is not None else ""])
     return out.getvalue()
+
+
+def byes_data(tournament: Tournament) -> list[dict[str, Any]]:
+    """Returns the byes known before their rounds, by round then name: player, name, round, kind, reason."""
+    return [{"player": b.player_id, "name": b.player.name, "round": b.round_number, "kind": b.kind, "reason": b.reason}
+            for b in RoundBye.objects.filter(tournament=tournament).select_related("player")
+            .order_by("round_number", "player__name")]
+
+
+def prohibition_data(row: PairingProhibition) -> dict[str, Any]:
+    return {"id": row.pk, "players": sorted(p.pk for p in row.players.all()), "until_round": row.until_round,
+            "label": row.label}
+
+
+def prohibitions_data(tournament: Tournament) -> list[dict[str, Any]]:
+    """Returns the players kept apart (two queries)."""
+    return [prohibition_data(row) for row in PairingProhibition.objects.filter(tournament=tournament)
+            .prefetch_related("players")]
 
 
 def presence_data(tournament: Tournament) -> dict[str, Any]:

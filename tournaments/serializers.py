@@ -190,6 +190,7 @@ class TournamentSerializer(serializers.ModelSerializer):
         model = Tournament
         fields = ["id", "name", "slug", "format", "rounds", "rule_set", "progress_rule", "opening",
                   "deck", "deck_name", "deck_barred", "deck_added", "games_per_match", "score_by", "scoring", "tiebreaks", "rated", "clock", "clock_control", "knockout_extra_blocks",
+                  "pairing_system", "acceleration", "half_point_byes", "byes_closed_rounds",
                   "venue", "start_date", "end_date", "status", "directors", "referees", "arbiters",
                   "appeal_window_minutes", "log_head"]
         read_only_fields = fields
@@ -303,6 +304,15 @@ class TournamentCreateSerializer(serializers.Serializer):
         min_value=1, max_value=MAX_APPEAL_WINDOW_MINUTES, required=False, allow_null=True, default=None,
         help_text="Appeals are filed within this many minutes of a game's end; null: until the next round is "
                   "published.")
+    pairing_system = serializers.ChoiceField(
+        choices=Tournament.PairingSystem.choices, required=False,
+        help_text="A Swiss: dutch (the FIDE Dutch system, C.04.3) or weighted (this system's own matching).")
+    acceleration = serializers.ChoiceField(choices=Tournament.Acceleration.choices, required=False,
+                                           help_text="A Swiss paired by the Dutch system: baku or none.")
+    half_point_byes = serializers.IntegerField(min_value=0, max_value=100, required=False,
+                                               help_text="How many half-point byes a player may ask for (0: none).")
+    byes_closed_rounds = serializers.IntegerField(min_value=0, max_value=100, required=False,
+                                                  help_text="No half-point bye in this many last rounds.")
 
     def validate_games_per_match(self, value: int) -> int:
         if value not in (1, 2, 4):
@@ -348,6 +358,15 @@ class TournamentUpdateSerializer(serializers.Serializer):
                                        max_length=MAX_OPENING_NUMBER, required=False)
     games_per_match = serializers.ChoiceField(choices=[1, 2, 4], required=False)
     score_by = serializers.ChoiceField(choices=Tournament.ScoreBy.choices, required=False)
+    pairing_system = serializers.ChoiceField(
+        choices=Tournament.PairingSystem.choices, required=False,
+        help_text="A Swiss: dutch (the FIDE Dutch system, C.04.3) or weighted (this system's own matching).")
+    acceleration = serializers.ChoiceField(choices=Tournament.Acceleration.choices, required=False,
+                                           help_text="A Swiss paired by the Dutch system: baku or none.")
+    half_point_byes = serializers.IntegerField(min_value=0, max_value=100, required=False,
+                                               help_text="How many half-point byes a player may ask for (0: none).")
+    byes_closed_rounds = serializers.IntegerField(min_value=0, max_value=100, required=False,
+                                                  help_text="No half-point bye in this many last rounds.")
     reason = _note(required=False, allow_blank=True, default="")
 
     def service_kwargs(self) -> dict[str, Any]:
@@ -359,6 +378,47 @@ class TournamentUpdateSerializer(serializers.Serializer):
 
 class EntryCreateSerializer(serializers.Serializer):
     player = serializers.IntegerField(min_value=1, max_value=MAX_ID)
+    missed_rounds = serializers.ChoiceField(
+        choices=["zero", "half", "full"], required=False, default="zero",
+        help_text="A late entry: the bye he gets for each round he missed (zero, half or full points).")
+
+
+class ByeSerializer(serializers.Serializer):
+    player = serializers.IntegerField(min_value=1, max_value=MAX_ID)
+    round = serializers.IntegerField(min_value=1, max_value=MAX_ROUNDS)
+    kind = serializers.ChoiceField(choices=["half", "zero"], required=False, default="half",
+                                   help_text="half: a half-point bye asked for; zero: an absence announced.")
+    reason = _note(required=False, allow_blank=True, default="")
+
+
+class ByeCancelSerializer(serializers.Serializer):
+    player = serializers.IntegerField(min_value=1, max_value=MAX_ID)
+    round = serializers.IntegerField(min_value=1, max_value=MAX_ROUNDS)
+    reason = _note(required=False, allow_blank=True, default="")
+
+
+class ByeDataSerializer(serializers.Serializer):
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    round = serializers.IntegerField()
+    kind = serializers.CharField()
+    reason = serializers.CharField(help_text="requested or late_entry.")
+
+
+class ProhibitionCreateSerializer(serializers.Serializer):
+    players = serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=MAX_ID), min_length=2,
+                                    max_length=1000)
+    until_round = serializers.IntegerField(min_value=1, max_value=MAX_ROUNDS, required=False, allow_null=True,
+                                           default=None, help_text="Kept apart up to this round; null: always.")
+    label = serializers.CharField(max_length=120, required=False, allow_blank=True, default="",
+                                  validators=[no_control_characters], help_text="Why: a club, a family.")
+
+
+class ProhibitionSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    players = serializers.ListField(child=serializers.IntegerField())
+    until_round = serializers.IntegerField(allow_null=True)
+    label = serializers.CharField()
 
 
 class EntryWithdrawSerializer(serializers.Serializer):

@@ -144,7 +144,8 @@ def openings_values(data: dict[str, Any]) -> dict[str, Any]:
 
 
 class TournamentForm(OpeningsForm, ClockForm):
-    field_order = ["name", "slug", "format", "rounds", "games_per_match", "score_by", "opening", "deck", "deck_name",
+    field_order = ["name", "slug", "format", "rounds", "pairing_system", "acceleration", "half_point_byes",
+                   "byes_closed_rounds", "games_per_match", "score_by", "opening", "deck", "deck_name",
                    "deck_barred", "deck_added", "rule_set", "progress_rule",
                    "venue", "start_date", "end_date", "rated", "referees", "tiebreaks"]  # then the clock
 
@@ -152,6 +153,15 @@ class TournamentForm(OpeningsForm, ClockForm):
     slug = forms.SlugField(max_length=80, required=False, help_text="Empty: made from the name.")
     format = forms.ChoiceField(choices=Tournament.Format.choices)
     rounds = forms.IntegerField(min_value=1, max_value=MAX_ROUNDS, required=False, help_text="Swiss only.")
+    pairing_system = forms.ChoiceField(choices=Tournament.PairingSystem.choices, required=False,
+                                       initial=Tournament.PairingSystem.WEIGHTED, help_text="Swiss only.")
+    acceleration = forms.ChoiceField(choices=Tournament.Acceleration.choices, required=False,
+                                     initial=Tournament.Acceleration.NONE, help_text="Swiss, Dutch system only.")
+    half_point_byes = forms.IntegerField(min_value=0, max_value=MAX_ROUNDS, required=False, initial=0,
+                                         label="Half-point byes a player may ask for",
+                                         help_text="Swiss only; 0: none.")
+    byes_closed_rounds = forms.IntegerField(min_value=0, max_value=MAX_ROUNDS, required=False, initial=0,
+                                            label="Last rounds closed to half-point byes", help_text="Swiss only.")
     rule_set = forms.ChoiceField(choices=RuleSet.choices)
     progress_rule = forms.ChoiceField(choices=ProgressRule.choices)
     venue = forms.CharField(max_length=200, required=False, validators=[no_control_characters])
@@ -244,7 +254,9 @@ def _my_check_in(tournament: Tournament, user: Any) -> dict[str, Any] | None:
         return None
     data = selectors.presence_data(tournament)
     return {"round": data["round"], "player": entry.player_id,
-            "present": next((p["present"] for p in data["players"] if p["player"] == entry.player_id), None)}
+            "present": next((p["present"] for p in data["players"] if p["player"] == entry.player_id), None),
+            "byes": [b for b in selectors.byes_data(tournament) if b["player"] == entry.player_id]
+            if tournament.format == Tournament.Format.SWISS else []}
 
 
 @require_GET
@@ -498,7 +510,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
                 rule_set=data["rule_set"], progress_rule=data["progress_rule"], venue=data["venue"],
                 start_date=data["start_date"], end_date=data["end_date"], rated=data["rated"],
                 referees=_usernames(data["referees"]), tiebreaks=data["tiebreaks"] or None,
-                clock_control=_clock_from(data),
+                clock_control=_clock_from(data), **_pairing_settings(data),
             )
         except AppError as error:
             _form_errors(form, error)
@@ -509,6 +521,22 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     if not request.user.is_superuser:
         mine = mine.filter(directors=request.user)
     return render(request, "tournaments/dashboard.html", {"form": form, "tournaments": mine})
+
+
+def _pairing_settings(data: dict[str, Any]) -> dict[str, Any]:
+    """Returns a Swiss's pairing settings from a form's cleaned data (the model's defaults for those left empty)."""
+    return {"pairing_system": data.get("pairing_system") or Tournament.PairingSystem.WEIGHTED,
+            "acceleration": data.get("acceleration") or Tournament.Acceleration.NONE,
+            "half_point_byes": data.get("half_point_byes") or 0,
+            "byes_closed_rounds": data.get("byes_closed_rounds") or 0}
+
+
+class PairingForm(forms.Form):
+    pairing_system = forms.ChoiceField(choices=Tournament.PairingSystem.choices)
+    acceleration = forms.ChoiceField(choices=Tournament.Acceleration.choices)
+    half_point_byes = forms.IntegerField(min_value=0, max_value=MAX_ROUNDS, label="Half-point byes a player may ask for")
+    byes_closed_rounds = forms.IntegerField(min_value=0, max_value=MAX_ROUNDS,
+                                            label="Last rounds closed to half-point byes")
 
 
 def _form_errors(form: forms.Form, error: AppError) -> None:
@@ -553,6 +581,8 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
             "deck_added": ", ".join(map(str, tournament.deck_added or [])),
             "games_per_match": tournament.games_per_match, "score_by": tournament.score_by}),
         "clock_text": clock_text(tournament.clock_control), "time_zone": settings.TIME_ZONE,
+        "pairing_form": PairingForm(initial={f: getattr(tournament, f) for f in PairingForm.base_fields}),
+        "byes": selectors.byes_data(tournament), "prohibitions": selectors.prohibitions_data(tournament),
     })
 
 
@@ -629,6 +659,50 @@ def manage_openings(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
+def manage_pairing(request: HttpRequest, slug: str) -> HttpResponse:
+    def act(t: Tournament) -> str:
+        cleaned = _cleaned(PairingForm(request.POST), "The pairing form")
+        changes = {f: v for f, v in cleaned.items() if v != getattr(t, f)}
+        services.tournament_update(acting_user=request.user, tournament=t, reason=request.POST.get("reason", ""),
+                                   **changes)
+        return "Pairing settings saved." if changes else "Nothing changed."
+    return _act(request, slug, act)
+
+
+@login_required
+@require_POST
+def manage_bye(request: HttpRequest, slug: str) -> HttpResponse:
+    def act(t: Tournament) -> str:
+        player = _int(request.POST.get("player"), "player", "The player")
+        number = _int(request.POST.get("round"), "round", "The round", MAX_ROUNDS)
+        if request.POST.get("cancel"):
+            services.bye_cancel(acting_user=request.user, tournament=t, player=player, round_number=number)
+            return f"The bye of round {number} is cancelled."
+        bye = services.bye_request(acting_user=request.user, tournament=t, player=player, round_number=number,
+                                   kind=request.POST.get("kind") or "half", reason=request.POST.get("reason", ""))
+        return f"{bye.player.name}: {bye.get_kind_display().lower()} in round {number}."
+    return _act(request, slug, act)
+
+
+@login_required
+@require_POST
+def manage_prohibition(request: HttpRequest, slug: str) -> HttpResponse:
+    def act(t: Tournament) -> str:
+        if request.POST.get("remove"):
+            services.prohibition_remove(acting_user=request.user, tournament=t,
+                                        prohibition=_int(request.POST.get("remove"), "remove", "The group"))
+            return "Those players may meet again."
+        ids = [_int(pid, "players", "A player") for pid in request.POST.getlist("players")]
+        services.prohibition_set(acting_user=request.user, tournament=t, players=ids,
+                                 until_round=_int_or_none(request.POST.get("until_round") or None, "until_round",
+                                                          "The last round"),
+                                 label=request.POST.get("label", ""))
+        return f"{len(set(ids))} players are kept apart."
+    return _act(request, slug, act)
+
+
+@login_required
+@require_POST
 def manage_referees(request: HttpRequest, slug: str) -> HttpResponse:
     def act(t: Tournament) -> str:
         t = services.tournament_referees_set(acting_user=request.user, tournament=t,
@@ -671,7 +745,8 @@ def manage_arbiters(request: HttpRequest, slug: str) -> HttpResponse:
 def manage_entry_add(request: HttpRequest, slug: str) -> HttpResponse:
     def act(t: Tournament) -> str:
         ids = [_int(pid, "player", "A player") for pid in request.POST.getlist("player")]
-        entries = services.entries_add(acting_user=request.user, tournament=t, players=ids)
+        missed = request.POST.get("missed_rounds") or "zero"
+        entries = services.entries_add(acting_user=request.user, tournament=t, players=ids, missed_rounds=missed)
         return f"{len(entries)} player(s) registered.{_stale_note(t)}"
     return _act(request, slug, act)
 
@@ -735,6 +810,29 @@ def presence_mark(request: HttpRequest, slug: str) -> HttpResponse:
     if back not in ("manage", "detail"):
         back = "detail"
     return redirect(reverse(f"tournaments:{back}", kwargs={"slug": slug}) + "#check-in")
+
+
+@login_required
+@require_POST
+def bye_ask(request: HttpRequest, slug: str) -> HttpResponse:
+    """Asks for a half-point bye (or says he will be absent) for a round not yet paired, or cancels one: the
+    player himself (a director may too)."""
+    tournament = _tournament(slug)
+    try:
+        player = _int(request.POST.get("player"), "player", "The player")
+        number = _int(request.POST.get("round"), "round", "The round", MAX_ROUNDS)
+        if request.POST.get("cancel"):
+            services.bye_cancel(acting_user=request.user, tournament=tournament, player=player, round_number=number)
+            messages.success(request, f"Your bye in round {number} is cancelled.")
+        else:
+            bye = services.bye_request(acting_user=request.user, tournament=tournament, player=player,
+                                       round_number=number, kind=request.POST.get("kind") or "half")
+            messages.success(request, f"Round {number}: {bye.get_kind_display().lower()} recorded.")
+    except AppError as error:
+        if error.status_code == 403:
+            raise PermissionDenied(error.message) from error
+        messages.error(request, error.message)
+    return redirect(reverse("tournaments:detail", kwargs={"slug": slug}) + "#check-in")
 
 
 @login_required

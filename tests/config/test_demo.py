@@ -77,6 +77,7 @@ def test_the_demo_is_made_by_the_services_with_lots_ballots_and_real_games():
 
     swiss = Tournament.objects.get(slug=SWISS_SLUG)
     assert swiss.status == "finished" and swiss.rounds.filter(status="finished").count() == 3
+    assert swiss.pairing_system == "dutch" and all("FIDE Dutch system" in r.explanation[0] for r in swiss.rounds.all())
     assert RatingHistory.objects.filter(tournament=swiss).count() == 8
     assert TournamentLog.objects.filter(tournament=swiss, kind="ratings_updated").exists()
 

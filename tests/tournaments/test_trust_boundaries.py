@@ -176,6 +176,10 @@ def write_endpoints(club: Club, outsider_player: Player) -> list[tuple[str, str,
         ("post", f"/api/v1/games/{game.pk}/scoresheet/", {"moves": "1. 11-15 23-19 1-0"}),
         ("post", f"/api/v1/players/{player.pk}/unlink/", {"reason": "x"}),
         ("post", f"{slug_api}/rounds/1/scoresheets/", {"pdn": '[Black "A"]\n[White "B"]\n1. 11-15 1-0'}),
+        ("post", f"{slug_api}/byes/", {"player": player.pk, "round": 2, "kind": "zero"}),
+        ("post", f"{slug_api}/byes/cancel/", {"player": player.pk, "round": 2}),
+        ("post", f"{slug_api}/prohibitions/", {"players": [club.players[0].pk, player.pk]}),
+        ("delete", f"{slug_api}/prohibitions/1/", {}),
     ]
     for kind, body in [
         ("adjudicate", {"result": "0-1", "reason": "x"}), ("resign", {"side": "black"}),
@@ -197,10 +201,14 @@ def write_endpoints(club: Club, outsider_player: Player) -> list[tuple[str, str,
             ("rounds/2/publish", {}), ("rounds/2/discard", {}),
             ("rounds/2/schedule", {"scheduled_at": "2030-01-01T10:00"}),
             ("results", {"game": game.pk, "result": "0-1", "reason": "x"}),
+            ("pairing", {"pairing_system": "dutch", "acceleration": "none", "half_point_byes": 1,
+                         "byes_closed_rounds": 0}),
+            ("byes", {"player": player.pk, "round": 2, "kind": "zero"}), ("prohibitions", {"players": player.pk}),
         ]
     ] + [("page", f"/games/{game.pk}/confirm", {}), ("page", f"/games/{game.pk}/appeal", {"statement": "x"}),
          ("page", f"/games/{game.pk}/scoresheet", {"moves": "1. 11-15 23-19 1-0"}),
          ("page", f"/tournaments/{t}/presence", {"player": player.pk, "present": "no"}),
+         ("page", f"/tournaments/{t}/bye", {"player": player.pk, "round": 2, "kind": "zero"}),
          ("page", f"/tournaments/players/{player.pk}/unlink", {"reason": "x"}),
          ("page", f"/tournaments/{t}/manage/rounds/1/scoresheets", {"pdn": '[Black "A"]\n[White "B"]\n1. 11-15 1-0'})]
     if club.record is not None:  # the club's record: its keepers (secretary, registering director) write it

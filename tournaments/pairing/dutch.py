@@ -61,6 +61,11 @@ class DutchPlayer:
     preference: str | None = None
     repeated: str | None = None  # the colour of the last two played games, if the same
     strong: bool = False
+    virtual: tuple[int, ...] = ()  # acceleration: the virtual points before each round (index 0: round 1)
+
+    def virtual_before(self, k: int) -> int:
+        """Returns the virtual points (acceleration) the player had when round ``k + 1`` was paired."""
+        return self.virtual[k] if 0 <= k < len(self.virtual) else 0
 
     @property
     def absolute_imbalance(self) -> bool:
@@ -87,6 +92,8 @@ def _colour_data(p: DutchPlayer) -> None:
         if not r.played:
             continue
         p.played_games += 1
+        if r.colour is None:  # a match of two games, colours reversed: both colours, no preference
+            continue
         if r.colour == WHITE:
             whites += 1
         else:
@@ -198,7 +205,7 @@ class _Round:
     initial_colour: str | None
 
     def score_back(self, p: DutchPlayer, back: int) -> int:
-        s = p.score
+        s = p.score - p.virtual_before(self.played_rounds) + p.virtual_before(self.played_rounds - back)
         for k in range(self.played_rounds - back, self.played_rounds):
             s -= p.rounds[k].points(self.system)
         return s
@@ -653,13 +660,17 @@ def pair_round(rd: _Round) -> list[DutchPair]:
 
 
 def round_of(
-    t: TrfTournament, *, rounds_total: int | None = None, initial_colour: str | None = None
+    t: TrfTournament, *, rounds_total: int | None = None, initial_colour: str | None = None,
+    virtual_points: dict[int, tuple[int, ...]] | None = None,
 ) -> _Round:
     """Builds what the pairing of the next round needs from a tournament cut after the rounds played.
 
     The round to pair is the first one not paired: players whose line already holds it (a
-    requested bye, an absence) sit it out.
+    requested bye, an absence) sit it out. ``virtual_points`` (acceleration, ``baku_virtual_points``)
+    gives, by pairing number, the virtual points each player has before each round (in tenths):
+    they count in his score for the pairing only.
     """
+    virtual_points = virtual_points or {}
     system = t.points
     paired_rounds = max((k + 1 for p in t.players for k, r in enumerate(p.rounds) if r.paired), default=0)
     played = paired_rounds
@@ -677,7 +688,9 @@ def round_of(
         is_valid = len(tp.rounds) <= played or any(r.paired for r in tp.rounds)
         if not is_valid:
             continue
-        p = DutchPlayer(tp.number, rank, sum(r.points(system) for r in rounds[:played]), rounds)
+        p = DutchPlayer(tp.number, rank, sum(r.points(system) for r in rounds[:played]), rounds,
+                        virtual=virtual_points.get(tp.number, ()))
+        p.score += p.virtual_before(played)
         rank += 1
         _colour_data_upto(p, played)
         p.bye_eligible = _bye_eligible_upto(p, system, played)
@@ -729,10 +742,65 @@ def infer_initial_colour(t: TrfTournament) -> str | None:
 
 
 def pair_next_round(
-    t: TrfTournament, *, rounds_total: int | None = None, initial_colour: str | None = None
+    t: TrfTournament, *, rounds_total: int | None = None, initial_colour: str | None = None,
+    virtual_points: dict[int, tuple[int, ...]] | None = None,
 ) -> list[DutchPair]:
     """Returns the Dutch pairing of the round after the last one paired in ``t``."""
-    return pair_round(round_of(t, rounds_total=rounds_total, initial_colour=initial_colour))
+    return pair_round(round_of(t, rounds_total=rounds_total, initial_colour=initial_colour,
+                               virtual_points=virtual_points))
+
+
+def baku_virtual_points(numbers: Sequence[int], rounds_total: int, system: PointSystem | None = None
+                        ) -> dict[int, tuple[int, ...]]:
+    """Returns the Baku acceleration's virtual points (FIDE C.04.5.1), by pairing number, before each round.
+
+    ``numbers`` are the pairing numbers of the players in the initial order, before round 1. The
+    first group (GA) is the first half of them rounded up to an even number (2 x ceil(n / 4));
+    the accelerated rounds are the first half of the tournament (rounded up): GA players have 1
+    virtual point (a win's worth) before the first half of them (rounded up) and 0.5 before the
+    others; GB players, and everybody after the accelerated rounds, none.
+    """
+    system = system or PointSystem()
+    ga = numbers[: 2 * -(-len(numbers) // 4)]
+    accelerated = -(-rounds_total // 2)
+    full = -(-accelerated // 2)
+    points = tuple(system.win if k < full else system.win // 2 for k in range(accelerated))
+    return {number: points for number in ga}
+
+
+@dataclass(frozen=True, slots=True)
+class ColourRecord:
+    """What the colour allocation needs to know of a player: his colours game by game, his score, his rank.
+
+    ``colours`` lists the player's played games in order, ``"w"`` for the side that moved first
+    (Black in draughts, ``trf.WHITE``) and ``"b"`` for the other (``trf.BLACK``); unplayed rounds
+    are left out. ``score`` is any comparable number (higher is better); ``rank`` his pairing
+    number (lower is higher-ranked; its parity decides when nothing else does).
+    """
+
+    colours: tuple[str, ...]
+    score: float
+    rank: int  # the pairing number, from 1
+
+
+def first_mover(one: ColourRecord, two: ColourRecord, *, initial: str = WHITE) -> bool:
+    """Says whether ``one`` moves first (Black in draughts) against ``two`` in a one-game round.
+
+    The FIDE Dutch system's colour allocation (C.04.3 section E, rules E1-E5): both colour
+    preferences met if they can be, else the stronger preference, else the alternation of the two
+    histories from the last game back, else the higher-ranked player's preference, else by his
+    pairing number's parity and ``initial`` (the colour pairing number 1 had in round 1).
+    A stable interface for every one-game round (Swiss, round robin, knockout).
+    """
+    players = []
+    for index, record in enumerate((one, two)):
+        rounds = tuple(TrfRound(0, c, "1") for c in record.colours)
+        p = DutchPlayer(index, record.rank - 1, 0, rounds)
+        _colour_data(p)
+        players.append(p)
+    a, b = players
+    a.score, b.score = (1, 0) if one.score > two.score else (0, 1) if two.score > one.score else (0, 0)
+    return choose_colour(a, b, initial) == WHITE
 
 
 def sort_pairs(pairs: Sequence[DutchPair], rd_players: dict[int, DutchPlayer]) -> list[DutchPair]:
@@ -749,6 +817,58 @@ def sort_pairs(pairs: Sequence[DutchPair], rd_players: dict[int, DutchPlayer]) -
 
 
 Explain = Callable[[DutchPair], str]
+
+
+def _points(tenths: int) -> str:
+    return f"{tenths / 10:g}"
+
+
+def _colour_reason(rd: _Round, first: DutchPlayer, second: DutchPlayer) -> str:
+    """Says, in words, why ``first`` moves first (section E)."""
+    due = [p for p in (first, second) if p.preference is not None]
+    if first.preference == WHITE and second.preference != WHITE:
+        if second.preference == BLACK:
+            return "each player gets the colour he is due (colours alternate from his earlier games)"
+        return f"{{{first.number}}} is due to move first (colours alternate from his earlier games)"
+    if second.preference == BLACK and first.preference is None:
+        return f"{{{second.number}}} is due to move second (colours alternate from his earlier games)"
+    if due and first.preference == second.preference:
+        winner = first if first.preference == WHITE else second
+        if winner.absolute_preference:
+            return (f"both are due the same colour; {{{winner.number}}} must have it (he has had the other colour "
+                    "more often, or twice in a row)")
+        if winner.strong:
+            return f"both are due the same colour; {{{winner.number}}} has the stronger claim (more games with the other)"
+        return (f"both are due the same colour; {{{winner.number}}} gets it (their colour histories differ first "
+                "there, or he ranks higher)")
+    return "neither has a colour due: by pairing number, alternating from the first board of round 1"
+
+
+def explain_pair(rd: _Round, pair: DutchPair, *, two_games: bool = False) -> str:
+    """Says, in words a player understands, which rules made the pair (score group, float, colour).
+
+    Players are written ``{number}`` (their pairing numbers) for the caller to put names in.
+    """
+    by = rd.by_number
+    a = by[pair.white]
+    if pair.black is None:
+        return (f"{{{a.number}}} gets the bye: an odd number of players, and he is the lowest-placed "
+                f"({_points(a.score)} points) who has not had a bye or a win without playing, the others "
+                "being paired by the rules.")
+    b = by[pair.black]
+    hi, lo = (a, b) if not _lower(a, b) else (b, a)
+    if hi.score == lo.score:
+        words = (f"Score group of {_points(hi.score)} points: {{{hi.number}}} and {{{lo.number}}} have the same score and "
+                 "meet as the rules pair that group (the upper half against the lower half, as near the "
+                 "order as the earlier opponents and colours allow).")
+    else:
+        words = (f"{{{hi.number}}} ({_points(hi.score)}) floats down to meet {{{lo.number}}} "
+                 f"({_points(lo.score)}): nobody was left for him in his score group (an odd number, or "
+                 "players he has met); the rules float as few as possible, from the top down, and not the "
+                 "same players round after round.")
+    if two_games:
+        return words + " Colours: two games, each player moves first once; lots decide who starts."
+    return words + f" Colours: {{{a.number}}} moves first: " + _colour_reason(rd, a, b) + "."
 
 
 CRITERIA = (

@@ -42,7 +42,9 @@ from tournaments.scoring.tiebreaks import (
 class Kind(StrEnum):
     PLAYED = "played"
     FORFEIT = "forfeit"
-    BYE = "bye"
+    BYE = "bye"  # the pairing-allocated bye
+    HALF_BYE = "half_bye"  # a half-point bye asked for, or given to a late entry: a drawn match's points
+    FULL_BYE = "full_bye"  # a full-point bye given by the director (a late entry): a won match's points
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,7 +164,13 @@ def _records(results: Iterable[MatchResult], scoring: Scoring) -> dict[int, list
     records: dict[int, list[CrossEntry]] = defaultdict(list)
     for r in results:
         if r.b is None:
-            records[r.a].append(CrossEntry(r.round, None, scoring.bye_game_points, 0, scoring.bye, Kind.BYE))
+            if r.kind == Kind.HALF_BYE:
+                records[r.a].append(CrossEntry(r.round, None, scoring.bye_game_points / 2, 0, scoring.draw,
+                                               Kind.HALF_BYE))
+            elif r.kind == Kind.FULL_BYE:
+                records[r.a].append(CrossEntry(r.round, None, scoring.bye_game_points, 0, scoring.win, Kind.FULL_BYE))
+            else:
+                records[r.a].append(CrossEntry(r.round, None, scoring.bye_game_points, 0, scoring.bye, Kind.BYE))
             continue
         kind = _KIND_OF.get(r.kind)
         if kind is None:
@@ -225,7 +233,8 @@ def _rounds_of(entries: list[CrossEntry], last: int, pending: set[int], scoring:
             continue
         fraction = _entry_fraction(e, scoring)
         played = e.kind == Kind.PLAYED
-        voluntary = e.kind == Kind.FORFEIT and e.game_points <= e.opponent_game_points  # a forfeit lost
+        voluntary = ((e.kind == Kind.FORFEIT and e.game_points <= e.opponent_game_points)  # a forfeit lost
+                     or e.kind == Kind.HALF_BYE)  # a bye asked for
         out.append(Round(number, e.match_points, e.opponent, played=played, voluntary=voluntary,
                          fraction=fraction, black_games=e.black_games, black_wins=e.black_wins,
                          games=e.games if played else ()))
@@ -273,7 +282,7 @@ def standings(
         entries = records.get(p, [])
         row = StandingRow(0, p, points[p])
         for e in entries:
-            if e.kind == Kind.BYE:
+            if e.kind in (Kind.BYE, Kind.HALF_BYE, Kind.FULL_BYE):
                 row.byes += 1
             elif e.kind == Kind.FORFEIT:
                 row.forfeits += 1

@@ -12,7 +12,7 @@ function, no circle):
 4. ``outcomes``: the reads the writes need (``match_outcomes``, ``standings_rows``);
    ``tournaments.selectors`` re-exports them and imports nothing else from here but ``pure``.
 5. ``ratings``: the Glicko-2 update of a finished, rated tournament; ``presence``: check-in,
-   who is present for the next round.
+   who is present for the next round; ``byes``: byes asked for before a round, players kept apart.
 6. ``rounds``: pairing, previews, publishing, games of matches, knockout tie-break blocks,
    and the round's status (``round_status_set``, the only place it changes; its steps are
    ``ROUND_TRANSITIONS``).
@@ -27,6 +27,7 @@ A module imports only modules above it in this list; none imports ``tournaments.
 """
 
 from tournaments.services.access import authorise_director, is_director_of
+from tournaments.services.byes import bye_cancel, bye_request, prohibition_remove, prohibition_set
 from tournaments.services.errors import (
     EntryConflict,
     InvalidInput,
@@ -78,6 +79,7 @@ from tournaments.services.tournaments import (
 )
 
 __all__ = [
+    "bye_cancel", "bye_request", "prohibition_remove", "prohibition_set",
     "ClaimConflict", "ClaimNotFound", "claims_visible_to", "player_claim", "player_claim_decide",
     "player_claim_withdraw", "player_registrar_id", "player_unlink",
     "ABSENT_POLICIES", "ALLOWED_TRANSITIONS", "EntryConflict", "InvalidInput", "NotDirector", "PairingUnavailable", "RoundConflict",

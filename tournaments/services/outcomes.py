@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from games.models import Game
-from tournaments.models import Entry, Match, MatchGame, Presence, Round, Tournament
+from tournaments.models import Entry, Match, MatchGame, Presence, Round, RoundBye, Tournament
 from tournaments.services import pure
 
 
@@ -149,10 +149,28 @@ def scoring_of(tournament: Tournament) -> pure.Scoring:
     )
 
 
-def match_results(outcomes: dict[int, MatchOutcome]) -> list[pure.MatchResult]:
+#: The scoring kind of each bye that gives points (a zero-point bye is a round not paired: no result).
+BYE_RESULT_KINDS = {RoundBye.Kind.HALF: "half_bye", RoundBye.Kind.FULL: "full_bye"}
+
+
+def published_byes(tournament: Tournament) -> list[tuple[int, int, str]]:
+    """Returns the byes known before their rounds (``RoundBye``) of the rounds published: (round, player, kind).
+
+    One query, none but for a Swiss.
+    """
+    if tournament.format != Tournament.Format.SWISS:
+        return []
+    published = Round.objects.filter(tournament=tournament).exclude(status=Round.Status.PREVIEW).values("number")
+    return list(RoundBye.objects.filter(tournament=tournament, round_number__in=published)
+                .values_list("round_number", "player_id", "kind"))
+
+
+def match_results(outcomes: dict[int, MatchOutcome],
+                  byes: list[tuple[int, int, str]] = ()) -> list[pure.MatchResult]:  # type: ignore[assignment]
     """Returns the decided matches as the scoring functions take them (with the games each
-    player played and won with Black)."""
-    results = []
+    player played and won with Black), and the byes that give points (``published_byes``)."""
+    results = [pure.MatchResult(round=number, a=player, b=None, kind=BYE_RESULT_KINDS[kind])
+               for number, player, kind in byes if kind in BYE_RESULT_KINDS]
     for o in outcomes.values():
         if not o.complete:
             continue
@@ -190,7 +208,7 @@ def standings_rows(tournament: Tournament) -> list[pure.StandingRow]:
     """Returns the plain standings (player ids) of the tournament. Three queries."""
     ratings = dict(Entry.objects.filter(tournament=tournament).values_list("player_id", "player__rating"))
     outcomes = match_outcomes(tournament)
-    return pure.standings(list(ratings), match_results(outcomes), tiebreaks=list(tournament.tiebreaks or []),
+    return pure.standings(list(ratings), match_results(outcomes, published_byes(tournament)), tiebreaks=list(tournament.tiebreaks or []),
                           scoring=scoring_of(tournament), ratings=ratings, **standings_scope(outcomes))
 
 

@@ -17,6 +17,7 @@ from tournaments.pairing.colours import (
     initial_colour_lots,
     swiss_single_game_colours,
 )
+from tournaments.pairing.dutch import baku_virtual_points, explain_pair, pair_round, round_of, sort_pairs
 from tournaments.pairing.knockout import (
     Seeded,
     TieBreak,
@@ -107,6 +108,66 @@ def initial_colour_cast(seed: int) -> str:
 def initial_colour_read(round_one: list[str | None]) -> str | None:
     """Returns the top seed's round-1 colour as lots gave it, from the round-1 colours in seed order."""
     return initial_colour_from_round_one(round_one)
+
+
+@dataclass(frozen=True)
+class DutchEntrant:
+    """A player as the Dutch pairing of a round takes him: id, name, and his record of the earlier rounds.
+
+    ``rounds`` holds, for each round before the one to pair, (opponent's id or None, colour or None,
+    TRF result): colour ``w`` if he moved first in a one-game match, ``b`` if second, None for a
+    match of two games (both colours) or no game; result ``1`` ``=`` ``0`` a match played, ``+``
+    ``-`` a forfeit, ``U`` the pairing-allocated bye, ``H`` ``F`` ``Z`` a half-, full- or zero-point
+    bye (asked for, given to a late entry, absent, not paired). ``sits_out`` (``H`` or ``Z``) keeps
+    him out of this round (a requested bye, an absence, a withdrawal).
+    """
+
+    id: int
+    name: str
+    rounds: tuple[tuple[int | None, str | None, str], ...] = ()
+    sits_out: str = ""
+
+
+def dutch_pairings(players: list[DutchEntrant], *, scoring: Scoring, rounds_total: int, two_games: bool,
+                   prohibited: list[tuple[int, int, frozenset[int]]] = (), accelerated: bool = False,
+                   ) -> tuple[list[Pairing], str]:
+    """Pairs a Swiss round by the FIDE Dutch system; each pairing says which rules made it.
+
+    ``players`` in pairing-number order (the starting ranks); ``prohibited`` (first round, last
+    round, player ids) keeps players apart (the absolute criterion C1); ``accelerated``: the Baku
+    acceleration. ``one`` of each pairing moves first (the colour allocation's choice; with
+    ``two_games`` lots decide it at publication). Returns the pairings (higher scores first, the
+    bye last) and a note on the round. Raises ``PairingError`` when no pairing exists.
+    """
+    system = PointSystem(win=round(scoring.win * 10), draw=round(scoring.draw * 10), loss=round(scoring.loss * 10),
+                         zero_bye=0, forfeit_loss=round(scoring.loss * 10), bye=round(scoring.bye * 10))
+    number = {p.id: i for i, p in enumerate(players, start=1)}
+    by_number = {i: p for i, p in enumerate(players, start=1)}
+    lines = []
+    for p in players:
+        rounds = [TrfRound(number.get(o) if o is not None else None, c, r) for o, c, r in p.rounds]
+        if p.sits_out:
+            rounds.append(TrfRound(None, None, p.sits_out))
+        lines.append(TrfPlayer(number=number[p.id], name=p.name[:33]).with_rounds(tuple(rounds), system))
+    forbidden = tuple((first, last, frozenset(number[i] for i in ids if i in number)) for first, last, ids in prohibited)
+    trf = TrfTournament(players=tuple(lines), rounds_total=rounds_total, initial_colour="w", points=system,
+                        forbidden=forbidden)
+    virtual = baku_virtual_points(list(by_number), rounds_total, system) if accelerated else None
+    rd = round_of(trf, rounds_total=rounds_total, initial_colour="w", virtual_points=virtual)
+    pairs = sort_pairs(pair_round(rd), rd.by_number)
+
+    def words(text: str) -> str:
+        for n, p in by_number.items():
+            text = text.replace(f"{{{n}}}", p.name)
+        return text
+
+    out = [Pairing(by_number[pair.white].id, by_number[pair.black].id if pair.black is not None else None,
+                   words(explain_pair(rd, pair, two_games=two_games))) for pair in pairs]
+    note = (f"FIDE Dutch system (C.04.3): {len(rd.players)} players paired score group by score group from the top"
+            + (", Baku acceleration (virtual points for the first half of the players in the early rounds)"
+               if virtual and any(v for vs in virtual.values() for v in vs[rd.played_rounds:rd.played_rounds + 1])
+               else "") + ".")
+    return out, note
 
 
 def knockout_first(players: list[tuple[int, int]]) -> list[Pairing]:
@@ -241,9 +302,11 @@ class TrfEntry:
     rounds: list[tuple[int | None, str | None, str]]
 
 
-def trf_text(*, name: str, players: list[TrfEntry], rounds_total: int | None, scoring: Scoring) -> str:
+def trf_text(*, name: str, players: list[TrfEntry], rounds_total: int | None, scoring: Scoring,
+             forbidden: tuple[tuple[int, int, frozenset[int]], ...] = ()) -> str:
     """Returns the tournament as FIDE's TRF, one round a match, its points the tournament's (BBW, BBD,
-    BBL, BBU lines: a won match, a drawn one, a lost one, the bye)."""
+    BBL, BBU lines: a won match, a drawn one, a lost one, the bye); ``forbidden`` (first round, last
+    round, pairing numbers) are the players kept apart (``260`` lines)."""
     system = PointSystem(win=round(scoring.win * 10), draw=round(scoring.draw * 10), loss=round(scoring.loss * 10),
                          zero_bye=0, forfeit_loss=round(scoring.loss * 10), bye=round(scoring.bye * 10))
     trf = TrfTournament(
@@ -251,7 +314,7 @@ def trf_text(*, name: str, players: list[TrfEntry], rounds_total: int | None, sc
             TrfPlayer(number=p.number, name=p.name[:33], rating=p.rating or 0, rank=p.rank).with_rounds(
                 tuple(TrfRound(opponent, colour, result) for opponent, colour, result in p.rounds), system)
             for p in players),
-        rounds_total=rounds_total, points=system, other_lines=(f"012 {name}",),
+        rounds_total=rounds_total, points=system, other_lines=(f"012 {name}",), forbidden=forbidden,
     )
     lines = write_trf(trf, line_end="\n").split("\n")
     points = [f"{code} {value / 10:>4.1f}" for code, value in

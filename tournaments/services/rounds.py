@@ -21,7 +21,17 @@ from django.utils import timezone
 from arbitration.services import game_create
 from games.models import Game
 from players.models import Player
-from tournaments.models import Entry, Match, MatchGame, Presence, Round, Tournament, TournamentLog
+from tournaments.models import (
+    Entry,
+    Match,
+    MatchGame,
+    PairingProhibition,
+    Presence,
+    Round,
+    RoundBye,
+    Tournament,
+    TournamentLog,
+)
 from tournaments.services import pure
 from tournaments.services.access import authorise_director, log_write, tournament_lock
 from tournaments.services.errors import (
@@ -32,7 +42,7 @@ from tournaments.services.errors import (
     StatusTransitionRefused,
     WrongTournamentStatus,
 )
-from tournaments.services.outcomes import match_outcomes, standings_rows
+from tournaments.services.outcomes import match_outcomes, published_byes, scoring_of, standings_rows
 from tournaments.services.presence import ABSENT_FORFEIT, ABSENT_LEAVE_OUT, ABSENT_POLICIES, absentees
 
 Format = Tournament.Format
@@ -81,10 +91,67 @@ def round_status_set(round_: Round, status: str, *, acting_user: Any, reason: st
 
 
 def _active_entries(tournament: Tournament, number: int) -> list[Entry]:
-    """Returns the active entries round ``number`` pairs: entered by then, not left out being absent (a Swiss)."""
+    """Returns the active entries round ``number`` pairs: entered by then, not left out being absent (a Swiss),
+    without a bye for the round known before it (``RoundBye``: asked for, an absence announced)."""
     entries = Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE, first_round__lte=number)
     left_out = Presence.objects.filter(tournament=tournament, round_number=number, left_out=True).values("player_id")
-    return list(entries.exclude(player_id__in=left_out).select_related("player").order_by("seed", "id"))
+    byes = RoundBye.objects.filter(tournament=tournament, round_number=number).values("player_id")
+    return list(entries.exclude(player_id__in=left_out).exclude(player_id__in=byes).select_related("player")
+                .order_by("seed", "id"))
+
+
+def _prohibited(tournament: Tournament, number: int) -> list[tuple[int, int, frozenset[int]]]:
+    """Returns the players kept apart in round ``number``: (first round, last round, player ids)."""
+    out = []
+    for prohibition in PairingProhibition.objects.filter(tournament=tournament).prefetch_related("players"):
+        last = prohibition.until_round or 10_000
+        if number <= last:
+            out.append((1, last, frozenset(p.pk for p in prohibition.players.all())))
+    return out
+
+
+def _dutch_pairings(tournament: Tournament, number: int, entries: list[Entry]) -> tuple[list[pure.Pairing], list[str]]:
+    """Pairs Swiss round ``number`` by the FIDE Dutch system from every earlier round's record.
+
+    Every player entered is a line (pairing numbers are the starting ranks); those not in
+    ``entries`` sit the round out. A round a player was not paired in is a zero-point bye unless a
+    ``RoundBye`` gave it points; a match of two games gives no colour (both players had both).
+    """
+    everyone = list(Entry.objects.filter(tournament=tournament).select_related("player").order_by("seed", "id"))
+    pairing = {e.player_id for e in entries}
+    record: dict[int, dict[int, tuple[int | None, str | None, str]]] = {e.player_id: {} for e in everyone}
+    for o in match_outcomes(tournament).values():
+        if o.round >= number:
+            continue
+        if o.two is None:
+            record.setdefault(o.one, {})[o.round] = (None, None, "U")
+            continue
+        for me, other in ((o.one, o.two), (o.two, o.one)):
+            colour = None
+            if o.games_planned % 2 and o.first_black is not None and o.kind == Match.Kind.PLAYED:
+                colour = "w" if o.first_black == me else "b"
+            if o.kind == Match.Kind.FORFEIT:
+                result = "+" if o.winner == me else "-"
+            else:
+                result = "=" if o.winner is None else "1" if o.winner == me else "0"
+            record.setdefault(me, {})[o.round] = (other, colour, result)
+    for n, player, kind in published_byes(tournament):
+        if n < number:
+            record.setdefault(player, {})[n] = (None, None, {"half": "H", "full": "F"}.get(kind, "Z"))
+    players = [
+        pure.DutchEntrant(id=e.player_id, name=e.player.name,
+                          rounds=tuple(record[e.player_id].get(k, (None, None, "Z")) for k in range(1, number)),
+                          sits_out="" if e.player_id in pairing else "Z")
+        for e in everyone
+    ]
+    try:
+        pairings, note = pure.dutch_pairings(
+            players, scoring=scoring_of(tournament), rounds_total=tournament.round_count or number,
+            two_games=tournament.games_per_match % 2 == 0, prohibited=_prohibited(tournament, number),
+            accelerated=tournament.acceleration == Tournament.Acceleration.BAKU)
+    except pure.PairingError as error:
+        raise PairingUnavailable(f"No pairing meets the Dutch system's absolute criteria: {error}.") from error
+    return pairings, [note]
 
 
 def _rounds_total(tournament: Tournament) -> int | None:
@@ -114,6 +181,8 @@ def _pairings_for(tournament: Tournament, number: int) -> tuple[list[pure.Pairin
         return table[number - 1], notes
     if tournament.format == Format.SWISS:
         entries = _active_entries(tournament, number)
+        if tournament.pairing_system == Tournament.PairingSystem.DUTCH:
+            return _dutch_pairings(tournament, number, entries)
         rows = {row.player: row for row in standings_rows(tournament)}
         opponents: dict[int, set[int]] = {e.player_id: set() for e in entries}
         colours: dict[int, list[str]] = {}
@@ -127,6 +196,9 @@ def _pairings_for(tournament: Tournament, number: int) -> tuple[list[pure.Pairin
             if outcome.first_black is not None:
                 for p in (outcome.one, outcome.two):
                     colours.setdefault(p, []).append("B" if outcome.first_black == p else "W")
+        for _first, _last, ids in _prohibited(tournament, number):  # kept apart: as if they had met
+            for p in ids:
+                opponents.setdefault(p, set()).update(ids - {p})
         players = [
             pure.SwissPlayer(id=e.player_id, score=rows[e.player_id].points if e.player_id in rows else 0.0,
                              rating=e.player.rating or 0, colours=tuple(colours.get(e.player_id, ())),
@@ -273,12 +345,18 @@ def _round_pair(*, acting_user: Any, tournament: Tournament,
         listed = ", ".join(sorted(names.values()))
         notes = [*notes, f"Absent (check-in): {listed}: " + ("left out of the pairing." if leave_out
                                                               else "their matches are forfeits.")]
+    sitting = list(RoundBye.objects.filter(tournament=tournament, round_number=number)
+                   .select_related("player").order_by("player__name"))
+    if sitting:
+        notes = [*notes, "Not paired, a bye known before the round: " + ", ".join(
+            f"{b.player.name} ({b.get_kind_display().lower()})" for b in sitting) + "."]
     round_ = Round.objects.create(tournament=tournament, number=number, status=Round.Status.PREVIEW,
                                   explanation=notes, created_at=timezone.now())
     _matches_create(tournament, round_, pairings, forfeits=forfeits)
     colour_lots = [int(m.group(1)) for note in notes if (m := COLOUR_LOTS.search(note))]
     log_write(tournament=tournament, kind=TournamentLog.Kind.ROUND_PAIRED, actor=acting_user,
               data={"round": number, "pairings": [[p.one, p.two] for p in pairings],
+                    **({"system": tournament.pairing_system} if tournament.format == Format.SWISS else {}),
                     **({"absent": sorted(away), "absent_policy": absent} if away else {}),
                     **({"colour_lots_seed": str(colour_lots[0])} if colour_lots else {})})
     return round_, (0, [])

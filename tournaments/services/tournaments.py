@@ -16,7 +16,7 @@ from clubs.services import club_member_sync, club_name_canonical
 from core.text import control_characters_message
 from games.models import Game, ProgressRule, RuleSet
 from players.models import Player, PlayerLog, player_name_key
-from tournaments.models import Entry, Round, Tournament, TournamentLog
+from tournaments.models import Entry, Round, RoundBye, Tournament, TournamentLog
 from tournaments.scoring import TIEBREAKS
 from tournaments.services import pure
 from tournaments.services.access import authorise_director, log_write, tournament_lock
@@ -80,6 +80,7 @@ def _validate_settings(fields: dict[str, Any]) -> dict[str, list[str]]:
         errors["rule_set"] = [f"One of {', '.join(RuleSet.values)}."]
     if fields.get("progress_rule") not in ProgressRule.values:
         errors["progress_rule"] = [f"One of {', '.join(ProgressRule.values)}."]
+    errors.update(_swiss_settings_problems(fields))
     rounds = fields.get("round_count")
     if fmt == Tournament.Format.SWISS and (not isinstance(rounds, int) or rounds < 1):
         errors["rounds"] = ["A Swiss needs its number of rounds (1 or more)."]
@@ -117,6 +118,20 @@ def deck_problems(fields: dict[str, Any]) -> dict[str, list[str]]:
         pure.deck_for(fields["opening"], deck, numbers["deck_barred"], numbers["deck_added"])
     except pure.DeckError as error:
         errors["deck"] = [str(error)[:1].upper() + str(error)[1:] + "."]
+    return errors
+
+
+def _swiss_settings_problems(fields: dict[str, Any]) -> dict[str, list[str]]:
+    """Returns what is wrong with a Swiss's pairing settings among ``fields`` (those given only)."""
+    errors: dict[str, list[str]] = {}
+    if "pairing_system" in fields and fields["pairing_system"] not in Tournament.PairingSystem.values:
+        errors["pairing_system"] = [f"One of {', '.join(Tournament.PairingSystem.values)}."]
+    if "acceleration" in fields and fields["acceleration"] not in Tournament.Acceleration.values:
+        errors["acceleration"] = [f"One of {', '.join(Tournament.Acceleration.values)}."]
+    for name in ("half_point_byes", "byes_closed_rounds"):
+        value = fields.get(name, 0)
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 100:
+            errors[name] = ["A number of rounds, 0 to 100."]
     return errors
 
 
@@ -160,8 +175,14 @@ def tournament_create(
     arbiters: list[str] | tuple[str, ...] = (), appeal_window_minutes: int | None = None,
     deck: str = "", deck_name: str = "", deck_barred: list[int] | None = None, deck_added: list[int] | None = None,
     score_by: str = Tournament.ScoreBy.ROUND,
+    pairing_system: str = Tournament.PairingSystem.WEIGHTED, acceleration: str = Tournament.Acceleration.NONE,
+    half_point_byes: int = 0, byes_closed_rounds: int = 0,
 ) -> Tournament:
     """Creates a tournament in draft; the creator becomes one of its directors.
+
+    A Swiss is paired by ``pairing_system`` (the FIDE Dutch system or the weighted matching),
+    with ``acceleration`` (Baku, the Dutch system only); its players may ask for up to
+    ``half_point_byes`` half-point byes, none in the last ``byes_closed_rounds`` rounds.
 
     ``clock_control`` is the time control its games get (``clock_control_clean``): checked
     here, given to each game when its round is published.
@@ -176,8 +197,13 @@ def tournament_create(
         "match_points_win": match_points_win, "match_points_draw": match_points_draw,
         "match_points_loss": match_points_loss, "deck": deck or "", "deck_name": (deck_name or "").strip(),
         "deck_barred": deck_barred or [], "deck_added": deck_added or [], "score_by": score_by,
+        "match_points_loss": match_points_loss, "pairing_system": pairing_system, "acceleration": acceleration,
+        "half_point_byes": half_point_byes, "byes_closed_rounds": byes_closed_rounds,
     }
     errors = _validate_settings(settings)
+    if (acceleration == Tournament.Acceleration.BAKU and pairing_system != Tournament.PairingSystem.DUTCH
+            and "acceleration" not in errors):
+        errors["acceleration"] = ["The Baku acceleration goes with the Dutch system."]
     clock_control, clock_errors = clock_control_clean(clock_control)
     errors.update(clock_errors)
     if not name:
@@ -205,6 +231,8 @@ def tournament_create(
         appeal_window_minutes=appeal_window_minutes, deck=settings["deck"], deck_name=settings["deck_name"],
         deck_barred=sorted(set(settings["deck_barred"])), deck_added=sorted(set(settings["deck_added"])),
         score_by=score_by,
+        appeal_window_minutes=appeal_window_minutes, pairing_system=pairing_system, acceleration=acceleration,
+        half_point_byes=half_point_byes, byes_closed_rounds=byes_closed_rounds,
     )
     tournament.directors.add(acting_user)
     if referee_users:
@@ -236,6 +264,10 @@ EDITABLE_UNTIL: dict[str, tuple[str, ...]] = {
     "deck_added": (Status.DRAFT, Status.REGISTRATION),
     "games_per_match": (Status.DRAFT, Status.REGISTRATION),
     "score_by": (Status.DRAFT, Status.REGISTRATION),
+    "pairing_system": (Status.DRAFT, Status.REGISTRATION),
+    "acceleration": (Status.DRAFT, Status.REGISTRATION),
+    "half_point_byes": (Status.DRAFT, Status.REGISTRATION, Status.RUNNING),
+    "byes_closed_rounds": (Status.DRAFT, Status.REGISTRATION, Status.RUNNING),
 }
 
 
@@ -292,6 +324,11 @@ def tournament_update(*, acting_user: Any, tournament: Tournament, reason: str =
         for name in ("deck_barred", "deck_added"):
             if name in changes and name not in problems:
                 changes[name] = sorted(set(changes[name] or []))
+    errors.update(_swiss_settings_problems(changes))
+    if (changes.get("acceleration", tournament.acceleration) == Tournament.Acceleration.BAKU
+            and changes.get("pairing_system", tournament.pairing_system) != Tournament.PairingSystem.DUTCH
+            and "acceleration" not in errors and "pairing_system" not in errors):
+        errors["acceleration"] = ["The Baku acceleration goes with the Dutch system."]
     start = changes.get("start_date", tournament.start_date)
     end = changes.get("end_date", tournament.end_date)
     if start and end and end < start:
@@ -452,8 +489,12 @@ def _seed_entries(tournament: Tournament) -> None:
 
 
 @transaction.atomic
-def entry_add(*, acting_user: Any, tournament: Tournament, player: Player | int) -> Entry:
+def entry_add(*, acting_user: Any, tournament: Tournament, player: Player | int,
+              missed_rounds: str = RoundBye.Kind.ZERO) -> Entry:
     """Enters a player; once running, a late entry (Swiss only) is paired from the next round.
+
+    ``missed_rounds`` is what the director gives a late entry for each round he missed: a
+    zero-point (the default), half-point or full-point bye (``RoundBye``, on the log row).
 
     With a preview open, the late entry plays in the preview's round: the preview no longer
     pairs everybody, so publishing it is refused until the director pairs it again or edits it
@@ -468,6 +509,8 @@ def entry_add(*, acting_user: Any, tournament: Tournament, player: Player | int)
         raise WrongTournamentStatus("The tournament is finished.")
     first_round = 1
     preview = None
+    if missed_rounds not in RoundBye.Kind.values:
+        raise InvalidInput.field("missed_rounds", f"One of {', '.join(RoundBye.Kind.values)}.")
     if tournament.status == Status.RUNNING:
         if tournament.format != Tournament.Format.SWISS:
             raise WrongTournamentStatus(
@@ -493,18 +536,28 @@ def entry_add(*, acting_user: Any, tournament: Tournament, player: Player | int)
         if tournament.status == Status.RUNNING:
             entry.seed = tournament.entries.count()
             entry.save(update_fields=["seed"])
+    missed = []
+    if tournament.status == Status.RUNNING and missed_rounds != RoundBye.Kind.ZERO:
+        missed = [n for n in range(1, entry.first_round)
+                  if not RoundBye.objects.filter(tournament=tournament, player=player_obj, round_number=n).exists()]
+        RoundBye.objects.bulk_create([
+            RoundBye(tournament=tournament, player=player_obj, round_number=n, kind=missed_rounds,
+                     reason=RoundBye.Reason.LATE_ENTRY, created_by=acting_user) for n in missed])
     log_write(tournament=tournament, kind=TournamentLog.Kind.ENTRY_ADDED, actor=acting_user,
               data={"player": player_obj.pk, "name": player_obj.name, "first_round": entry.first_round,
-                    "late": tournament.status == Status.RUNNING, "stale_preview": preview})
+                    "late": tournament.status == Status.RUNNING, "stale_preview": preview,
+                    **({"missed_rounds": missed_rounds, "byes": missed} if missed else {})})
     return entry
 
 
 @transaction.atomic
-def entries_add(*, acting_user: Any, tournament: Tournament, players: list[Player | int]) -> list[Entry]:
+def entries_add(*, acting_user: Any, tournament: Tournament, players: list[Player | int],
+                missed_rounds: str = RoundBye.Kind.ZERO) -> list[Entry]:
     """Enters several players at once: all of them, or none if one is refused."""
     if not players:
         raise InvalidInput.field("player", "Choose a player to register.")
-    return [entry_add(acting_user=acting_user, tournament=tournament, player=player) for player in players]
+    return [entry_add(acting_user=acting_user, tournament=tournament, player=player, missed_rounds=missed_rounds)
+            for player in players]
 
 
 @transaction.atomic
@@ -529,8 +582,12 @@ def entry_withdraw(*, acting_user: Any, tournament: Tournament, player: Player |
     entry.status = Entry.Status.WITHDRAWN
     entry.withdrawn_after_round = last
     entry.save(update_fields=["status", "withdrawn_after_round"])
+    later = RoundBye.objects.filter(tournament=tournament, player_id=entry.player_id, round_number__gt=last)
+    dropped = sorted(later.values_list("round_number", flat=True))
+    later.delete()  # a withdrawn player scores nothing more: his byes of rounds not yet played go
     log_write(tournament=tournament, kind=TournamentLog.Kind.ENTRY_WITHDRAWN, actor=acting_user, reason=reason,
-              data={"player": entry.player_id, "name": entry.player.name, "after_round": last})
+              data={"player": entry.player_id, "name": entry.player.name, "after_round": last,
+                    **({"byes_dropped": dropped} if dropped else {})})
     return entry
 
 
