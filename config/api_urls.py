@@ -19,10 +19,10 @@ from arbitration.api import (
     GameViewSet,
 )
 from clubs.api import ClubPlayerView, ClubViewSet, RatingListImportView
-from leagues.api import FixtureViewSet, LeagueViewSet, PostponementViewSet, TeamViewSet
 from events.api import EventViewSet, SeriesViewSet, TitleMatchViewSet
-from notifications.api import PlayerCalendarView, TournamentCalendarView, TournamentNotificationsView
 from integrations.api import DeliveryResendView, WebhookDeliveriesView, WebhookDetailView, WebhooksView
+from leagues.api import FixtureViewSet, LeagueViewSet, PostponementViewSet, TeamViewSet
+from notifications.api import PlayerCalendarView, TournamentCalendarView, TournamentNotificationsView
 from tournaments.api import (
     CrosstableCSVView,
     EntryDetailView,

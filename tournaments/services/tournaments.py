@@ -197,7 +197,7 @@ def tournament_create(
         "match_points_win": match_points_win, "match_points_draw": match_points_draw,
         "match_points_loss": match_points_loss, "deck": deck or "", "deck_name": (deck_name or "").strip(),
         "deck_barred": deck_barred or [], "deck_added": deck_added or [], "score_by": score_by,
-        "match_points_loss": match_points_loss, "pairing_system": pairing_system, "acceleration": acceleration,
+        "pairing_system": pairing_system, "acceleration": acceleration,
         "half_point_byes": half_point_byes, "byes_closed_rounds": byes_closed_rounds,
     }
     errors = _validate_settings(settings)
@@ -231,7 +231,7 @@ def tournament_create(
         appeal_window_minutes=appeal_window_minutes, deck=settings["deck"], deck_name=settings["deck_name"],
         deck_barred=sorted(set(settings["deck_barred"])), deck_added=sorted(set(settings["deck_added"])),
         score_by=score_by,
-        appeal_window_minutes=appeal_window_minutes, pairing_system=pairing_system, acceleration=acceleration,
+        pairing_system=pairing_system, acceleration=acceleration,
         half_point_byes=half_point_byes, byes_closed_rounds=byes_closed_rounds,
     )
     tournament.directors.add(acting_user)
