@@ -263,3 +263,13 @@ def test_the_director_sees_what_was_sent_to_whom_and_no_one_else_does(director, 
 
     assert APIClient().get(f"/api/v1/tournaments/{tournament.slug}/notifications/").status_code == 401
     assert client_as(director).get("/api/v1/tournaments/nope/notifications/").status_code == 404
+
+
+def test_the_unsubscribe_page_offers_to_stop_every_kind_at_once(field, client):
+    account = field[2].user
+    page = client.get(f"/notifications/unsubscribe/{notify.unsubscribe_token(account.pk, 'appeal_decided')}/")
+    every = re.search(r'action="(/notifications/unsubscribe/[^"]+/)"', page.content.decode()).group(1)
+    assert client.post(every).status_code == 200
+    assert notify.kinds_unsubscribed(account) == {"round_published", "result_to_confirm", "appeal_decided",
+                                                  "tournament_reopened"}
+    assert notify.kinds_unsubscribed(field[1].user) == set()
