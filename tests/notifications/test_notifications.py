@@ -273,3 +273,23 @@ def test_the_unsubscribe_page_offers_to_stop_every_kind_at_once(field, client):
     assert notify.kinds_unsubscribed(account) == {"round_published", "result_to_confirm", "appeal_decided",
                                                   "tournament_reopened"}
     assert notify.kinds_unsubscribed(field[1].user) == set()
+
+
+def test_a_row_left_pending_by_a_lost_task_is_sent_by_the_sweep_once(director, field):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    tournament = running_tournament(director, field[:2])
+    round_ = services.round_pair(acting_user=director, tournament=tournament)
+    services.round_publish(acting_user=director, tournament=tournament, number=round_.number)  # no commit hook ran
+    row = TournamentLog.objects.get(tournament=tournament, kind="round_published")
+    from notifications import planners
+
+    ids = notify.plan_record(planners.plan_of_log_row(row.pk))  # recorded, and the worker died before sending
+    assert len(ids) == 2 and mail.outbox == []
+    out = StringIO()
+    call_command("notifications_send_pending", minutes=0, stdout=out)
+    assert "2 pending" in out.getvalue() and len(mail.outbox) == 2
+    call_command("notifications_send_pending", minutes=0, stdout=StringIO())
+    assert len(mail.outbox) == 2
