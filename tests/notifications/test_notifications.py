@@ -263,3 +263,33 @@ def test_the_director_sees_what_was_sent_to_whom_and_no_one_else_does(director, 
 
     assert APIClient().get(f"/api/v1/tournaments/{tournament.slug}/notifications/").status_code == 401
     assert client_as(director).get("/api/v1/tournaments/nope/notifications/").status_code == 404
+
+
+def test_the_unsubscribe_page_offers_to_stop_every_kind_at_once(field, client):
+    account = field[2].user
+    page = client.get(f"/notifications/unsubscribe/{notify.unsubscribe_token(account.pk, 'appeal_decided')}/")
+    every = re.search(r'action="(/notifications/unsubscribe/[^"]+/)"', page.content.decode()).group(1)
+    assert client.post(every).status_code == 200
+    assert notify.kinds_unsubscribed(account) == {"round_published", "result_to_confirm", "appeal_decided",
+                                                  "tournament_reopened"}
+    assert notify.kinds_unsubscribed(field[1].user) == set()
+
+
+def test_a_row_left_pending_by_a_lost_task_is_sent_by_the_sweep_once(director, field):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    tournament = running_tournament(director, field[:2])
+    round_ = services.round_pair(acting_user=director, tournament=tournament)
+    services.round_publish(acting_user=director, tournament=tournament, number=round_.number)  # no commit hook ran
+    row = TournamentLog.objects.get(tournament=tournament, kind="round_published")
+    from notifications import planners
+
+    ids = notify.plan_record(planners.plan_of_log_row(row.pk))  # recorded, and the worker died before sending
+    assert len(ids) == 2 and mail.outbox == []
+    out = StringIO()
+    call_command("notifications_send_pending", minutes=0, stdout=out)
+    assert "2 pending" in out.getvalue() and len(mail.outbox) == 2
+    call_command("notifications_send_pending", minutes=0, stdout=StringIO())
+    assert len(mail.outbox) == 2
