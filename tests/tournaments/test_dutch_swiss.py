@@ -222,6 +222,11 @@ def test_players_kept_apart_are_not_paired_together(director, client_as, system)
     seeds = dict(tournament.entries.values_list("player_id", "seed"))
     trf = selectors.tournament_trf(tournament)
     assert f"260   1   3 {min(seeds[one], seeds[two]):>4} {max(seeds[one], seeds[two]):>4}" in trf.splitlines()
+    others = [p for p in (pl.pk for pl in players) if p not in (one, two)]
+    edit = [[one, two], *[others[i:i + 2] for i in range(0, len(others), 2)]]
+    with pytest.raises(services.InvalidInput, match="kept apart in round 1"):
+        services.round_pairings_edit(acting_user=director, tournament=tournament, number=1, pairings=edit,
+                                     reason="try")
     listed = client_as(director).get("/api/v1/tournaments/club/prohibitions/").json()
     assert listed == [{"id": response.json()["id"], "players": sorted([one, two]), "until_round": None,
                        "label": "one family"}]

@@ -435,7 +435,7 @@ def _pairings_check(tournament: Tournament, number: int, pairings: list[tuple[in
 
     Refused: a player not entered, paired twice or not in this round; a withdrawn player where
     the format does not pair him (a Swiss); an active player of the round left out (pair him
-    or give him a bye); in a Swiss a rematch or a second bye.
+    or give him a bye); in a Swiss a rematch, a second bye, or players kept apart (``PairingProhibition``).
     """
     entered = dict(Entry.objects.filter(tournament=tournament).values_list("player_id", "status"))
     active, withdrawn_ok = _round_field(tournament, number)
@@ -473,6 +473,8 @@ def _pairings_check(tournament: Tournament, number: int, pairings: list[tuple[in
                 problems.append(f"{name(one)} has had a bye already (a Swiss gives a player one bye at most).")
             elif two is not None and frozenset((one, two)) in met:
                 problems.append(f"{name(one)} and {name(two)} have met already (no rematch in a Swiss).")
+            elif two is not None and any({one, two} <= ids for _first, _last, ids in _prohibited(tournament, number)):
+                problems.append(f"{name(one)} and {name(two)} are kept apart in round {number} (a club or a family).")
     return problems
 
 
