@@ -19,6 +19,7 @@ from core.api import AppError
 from core.limits import MAX_ID
 from leagues import selectors, services
 from leagues.access import captain_side, is_secretary
+from leagues.core.match import home_colour
 from leagues.errors import InvalidInput
 from leagues.models import Division, Fixture, League, RosterEntry, Season, Team
 
@@ -86,6 +87,22 @@ def fixture_detail(request: HttpRequest, fixture_id: int) -> HttpResponse:
         "secretary": is_secretary(fixture.season.league, request.user),
         "sheets_open": fixture.status in (Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED),
     })
+
+
+@require_GET
+def fixture_print(request: HttpRequest, fixture_id: int) -> HttpResponse:
+    """Prints a team match's card (boards, colours, result boxes, the captains' signatures) and its boards'
+    scoresheets; a sheet the viewer may not see yet prints as blank lines."""
+    fixture = get_object_or_404(Fixture.objects.select_related("home", "away", "season__league", "division", "cup"),
+                                pk=fixture_id)
+    league = fixture.season.league
+    sheets = selectors.fixture_sheets(fixture, request.user)
+    names = {side: {line["board"]: line["name"] for line in (sheets.get(side) or [])} for side in ("home", "away")}
+    games = range(1, league.games_per_board + 1)
+    rows = [{"board": b, "home": names["home"].get(b), "away": names["away"].get(b),
+             "colours": [home_colour(b, g).capitalize() for g in games]} for b in range(1, league.board_count + 1)]
+    return render(request, "leagues/print.html", {"fixture": fixture, "league": league, "rows": rows,
+                                                  "games_per_board": games, "lines": range(1, 26)})
 
 
 @login_required
