@@ -54,14 +54,17 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
     league = get_object_or_404(League, slug=slug)
     season, division = _scope(league, request)
     table = selectors.division_table(season, division) if season and division else []
-    fixtures = selectors.division_fixtures(season, division) if season and division else []
+    team_id = request.GET.get("team", "")
+    team = (Team.objects.filter(season=season, division=division, pk=int(team_id)).first()
+            if season and division and team_id.isdigit() and int(team_id) <= MAX_ID else None)
+    fixtures = selectors.division_fixtures(season, division, team=team) if season and division else []
     rounds: dict[int, list[Fixture]] = {}
     for fixture in fixtures:
         rounds.setdefault(fixture.round, []).append(fixture)
     return render(request, "leagues/detail.html", {
         "league": league, "season": season, "division": division, "table": table, "rounds": sorted(rounds.items()),
         "seasons": league.seasons.order_by("-id"), "divisions": league.divisions.order_by("rank"),
-        "secretary": is_secretary(league, request.user),
+        "secretary": is_secretary(league, request.user), "team": team,
     })
 
 

@@ -27,6 +27,9 @@ def test_the_league_page_shows_the_table_the_fixtures_and_the_csv_link(client, w
     body = response.content.decode()
     assert body.count('data-testid="table-row"') == 4 and "Round 6" in body
     assert f"{fixture.home.name} v {fixture.away.name}" in body and 'data-testid="table-csv"' in body
+    one = client.get(f"/leagues/{world.league.slug}/?team={fixture.home_id}").content.decode()
+    assert one.count('data-testid="fixture"') == 6 and f"Fixtures and results: {fixture.home.name}" in one
+    assert client.get(f"/leagues/{world.league.slug}/?team=99999999999999999999").status_code == 200
     assert client.get("/leagues/").status_code == 200
     assert client.get("/leagues/nope/").status_code == 404
 
