@@ -12,6 +12,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
+from rest_framework.exceptions import NotAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -257,7 +258,7 @@ class TeamViewSet(viewsets.ReadOnlyModelViewSet):
         return Response(TeamSerializer(team).data)
 
 
-class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
+class FixtureViewSet(viewsets.ReadOnlyModelViewSet):  # the list is a captain's own fixtures
     """A team match: its sheets (each hidden from the other side until both are in), boards, card and result."""
 
     queryset = Fixture.objects.select_related("home", "away", "season__league", "division").order_by("id")
@@ -267,6 +268,15 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):
 
     def get_serializer_context(self) -> dict[str, Any]:
         return {**super().get_serializer_context(), "user": self.request.user}
+
+    @extend_schema(summary="The fixtures of the teams you captain (your next match, your sheets and cards to do), "
+                           "every season, in round order", responses={200: FixtureSerializer(many=True),
+                                                                      **_errors(401)})
+    def list(self, request: Request) -> Response:
+        if not request.user.is_authenticated:
+            raise NotAuthenticated()
+        return Response(FixtureSerializer(selectors.division_fixture_rows(None, None, captain=request.user),
+                                          many=True).data)
 
     def _answer(self, fixture: Fixture, code: int = status.HTTP_200_OK) -> Response:
         fixture = self.get_queryset().get(pk=fixture.pk)

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
 from core.chain import GENESIS_HASH, RecordBroken, chain_hash, hash_matches, tail_problem
-from leagues.models import League, LeagueLog
+from leagues.models import Fixture, League, LeagueLog
 
 
 def row_content(*, league_id: int, seq: int, kind: str, actor_id: int | None, reason: str, data: Any,
@@ -77,4 +78,38 @@ def league_log_verify(league: League) -> tuple[bool, int, str]:
         previous = row[7]
     if (count, previous) != (head[0], head[1] or GENESIS_HASH):
         return False, count, f"the log ends at row #{count} but the league's chain head is row #{head[0]}"
+    mismatch = _results_mismatch(league)
+    if mismatch:
+        return False, count, mismatch
     return True, count, ""
+
+
+def _points(text: str) -> Decimal | None:
+    try:
+        return Decimal(text)
+    except (InvalidOperation, ValueError):
+        return None
+
+
+#: The rows that give a fixture its counted result.
+RESULT_KINDS = (LeagueLog.Kind.CARD_CONFIRMED, LeagueLog.Kind.DISPUTE_DECIDED, LeagueLog.Kind.MATCH_DEFAULTED)
+
+
+def _results_mismatch(league: League) -> str:
+    """Returns how the league's counted results differ from what its log last gave them ("" when they agree):
+    a fixture counted in a table with no row that gave it its points, or with other points than the row's."""
+    logged: dict[int, tuple[str, str, int]] = {}
+    for seq, data in LeagueLog.objects.filter(league_id=league.pk, kind__in=RESULT_KINDS).order_by("seq").values_list(
+            "seq", "data"):
+        if isinstance(data, dict) and "fixture" in data:
+            logged[data["fixture"]] = (str(data.get("home_points")), str(data.get("away_points")), seq)
+    counted = Fixture.objects.filter(season__league_id=league.pk, status__in=("result", "defaulted")).values_list(
+        "pk", "home_points", "away_points")
+    for pk, home, away in counted:
+        row = logged.get(pk)
+        if row is None:
+            return f"fixture {pk} counts {home}-{away} but no row of the log gave it a result"
+        if _points(row[0]) != home or _points(row[1]) != away:
+            return (f"fixture {pk} counts {home}-{away} but row #{row[2]} gave it {row[0]}-{row[1]} (the result "
+                    "was edited outside the services)")
+    return ""

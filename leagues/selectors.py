@@ -37,16 +37,21 @@ FIXTURE_FIELDS = ("id", "season_id", "division_id", "round", "home_id", "home__n
                   "status", "home_points", "away_points", "home_match_points", "away_match_points", "defaulted_by")
 
 
-def division_fixture_rows(season: Season, division: Division, *, team_id: int | None = None) -> list[dict[str, Any]]:
-    """Returns the division's fixtures for the season as plain rows (the API's list), in round order; one query."""
-    fixtures = Fixture.objects.filter(season=season, division=division)
+def division_fixture_rows(season: Season | None, division: Division | None, *, team_id: int | None = None,
+                          captain: Any = None) -> list[dict[str, Any]]:
+    """Returns fixtures as plain rows (the API's lists), in round order, one query: the division's for the season,
+    one team's of them, or (``captain``) those of the teams the user captains, every season."""
+    if captain is not None:
+        fixtures = Fixture.objects.filter(Q(home__captain=captain) | Q(away__captain=captain))
+    else:
+        fixtures = Fixture.objects.filter(season=season, division=division)
     if team_id is not None:
         fixtures = fixtures.filter(Q(home_id=team_id) | Q(away_id=team_id))
     return [
         {"id": r[0], "season": r[1], "division": r[2], "round": r[3], "home_id": r[4], "home": r[5], "away_id": r[6],
          "away": r[7], "date": r[8], "status": r[9], "home_points": r[10], "away_points": r[11],
          "home_match_points": r[12], "away_match_points": r[13], "defaulted_by": r[14]}
-        for r in fixtures.order_by("round", "id").values_list(*FIXTURE_FIELDS)
+        for r in fixtures.order_by("season_id", "round", "id").values_list(*FIXTURE_FIELDS)
     ]
 
 

@@ -11,6 +11,7 @@ urlpatterns = [
     path("", views.league_list, name="list"),
     path("me/", views.captain_page, name="captain"),
     path("fixtures/<id:fixture_id>/", views.fixture_detail, name="fixture"),
+    path("fixtures/<id:fixture_id>/print/", views.fixture_print, name="fixture-print"),
     path("fixtures/<id:fixture_id>/sheet", views.fixture_sheet, name="fixture-sheet"),
     path("fixtures/<id:fixture_id>/card", views.fixture_card, name="fixture-card"),
     path("fixtures/<id:fixture_id>/confirm", views.fixture_confirm, name="fixture-confirm"),

@@ -19,6 +19,7 @@ from core.api import AppError
 from core.limits import MAX_ID
 from leagues import selectors, services
 from leagues.access import captain_side, is_secretary
+from leagues.core.match import home_colour
 from leagues.errors import InvalidInput
 from leagues.models import Division, Fixture, League, RosterEntry, Season, Team
 
@@ -53,14 +54,17 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
     league = get_object_or_404(League, slug=slug)
     season, division = _scope(league, request)
     table = selectors.division_table(season, division) if season and division else []
-    fixtures = selectors.division_fixtures(season, division) if season and division else []
+    team_id = request.GET.get("team", "")
+    team = (Team.objects.filter(season=season, division=division, pk=int(team_id)).first()
+            if season and division and team_id.isdigit() and int(team_id) <= MAX_ID else None)
+    fixtures = selectors.division_fixtures(season, division, team=team) if season and division else []
     rounds: dict[int, list[Fixture]] = {}
     for fixture in fixtures:
         rounds.setdefault(fixture.round, []).append(fixture)
     return render(request, "leagues/detail.html", {
         "league": league, "season": season, "division": division, "table": table, "rounds": sorted(rounds.items()),
         "seasons": league.seasons.order_by("-id"), "divisions": league.divisions.order_by("rank"),
-        "secretary": is_secretary(league, request.user),
+        "secretary": is_secretary(league, request.user), "team": team,
     })
 
 
@@ -86,6 +90,22 @@ def fixture_detail(request: HttpRequest, fixture_id: int) -> HttpResponse:
         "secretary": is_secretary(fixture.season.league, request.user),
         "sheets_open": fixture.status in (Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED),
     })
+
+
+@require_GET
+def fixture_print(request: HttpRequest, fixture_id: int) -> HttpResponse:
+    """Prints a team match's card (boards, colours, result boxes, the captains' signatures) and its boards'
+    scoresheets; a sheet the viewer may not see yet prints as blank lines."""
+    fixture = get_object_or_404(Fixture.objects.select_related("home", "away", "season__league", "division", "cup"),
+                                pk=fixture_id)
+    league = fixture.season.league
+    sheets = selectors.fixture_sheets(fixture, request.user)
+    names = {side: {line["board"]: line["name"] for line in (sheets.get(side) or [])} for side in ("home", "away")}
+    games = range(1, league.games_per_board + 1)
+    rows = [{"board": b, "home": names["home"].get(b), "away": names["away"].get(b),
+             "colours": [home_colour(b, g).capitalize() for g in games]} for b in range(1, league.board_count + 1)]
+    return render(request, "leagues/print.html", {"fixture": fixture, "league": league, "rows": rows,
+                                                  "games_per_board": games, "lines": range(1, 26)})
 
 
 @login_required

@@ -52,5 +52,8 @@ def weekly_dates(start: date, rounds: int, weekday: int) -> list[date]:
         raise ScheduleError(f"a weekday is 0 (Monday) to 6 (Sunday), got {weekday}")
     if rounds < 0:
         raise ScheduleError("a season has no negative number of rounds")
-    first = start + timedelta(days=(weekday - start.weekday()) % 7)
-    return [first + timedelta(weeks=k) for k in range(rounds)]
+    try:
+        first = start + timedelta(days=(weekday - start.weekday()) % 7)
+        return [first + timedelta(weeks=k) for k in range(rounds)]
+    except OverflowError as error:
+        raise ScheduleError(f"{rounds} weekly dates from {start} run past the calendar") from error

@@ -78,4 +78,7 @@ def test_captains_submit_sheets_and_confirm_the_card_on_a_phone_and_the_pages_pa
     page.goto(f"/leagues/{world.league.slug}/")
     expect(page.get_by_test_id("table-row").first).to_contain_text(fixture.home.name)
     _accessible(page, "league table")
+    page.goto(f"/leagues/fixtures/{fixture.pk}/print/")
+    expect(page.get_by_test_id("print-card")).to_contain_text(fixture.home.name)
+    _accessible(page, "printable match card")
     context.close()

@@ -76,6 +76,10 @@ def test_a_league_is_made_and_a_match_played_through_the_api(make_user):
     log = client_for(None).get("/api/v1/leagues/county/log/")
     assert log.status_code == 200 and log["X-Log-Verified"] == "yes"
     assert [row["kind"] for row in log.json()][-2:] == ["card_entered", "card_confirmed"]
+    mine = client_for(home).get("/api/v1/league-fixtures/")
+    assert mine.status_code == 200 and len(mine.json()) == 6
+    assert all(fixture.home_id in (f["home_id"], f["away_id"]) for f in mine.json())
+    assert client_for(None).get("/api/v1/league-fixtures/").status_code in (401, 403)
     one_team = client_for(None).get(f"/api/v1/leagues/county/fixtures/?team={fixture.home_id}").json()
     assert len(one_team) == 6 and all(fixture.home_id in (f["home_id"], f["away_id"]) for f in one_team)
 

@@ -62,6 +62,8 @@ def test_weekly_dates_fall_on_the_weekday_a_week_apart():
     assert weekly_dates(date(2026, 12, 1), 1, 1) == [date(2026, 12, 1)]
     with pytest.raises(ScheduleError):
         weekly_dates(date(2026, 12, 1), 1, 7)
+    with pytest.raises(ScheduleError, match="past the calendar"):
+        weekly_dates(date(9999, 12, 1), 10, 1)
 
 
 def test_home_takes_black_on_odd_boards_and_the_second_game_reverses():

@@ -27,6 +27,9 @@ def test_the_league_page_shows_the_table_the_fixtures_and_the_csv_link(client, w
     body = response.content.decode()
     assert body.count('data-testid="table-row"') == 4 and "Round 6" in body
     assert f"{fixture.home.name} v {fixture.away.name}" in body and 'data-testid="table-csv"' in body
+    one = client.get(f"/leagues/{world.league.slug}/?team={fixture.home_id}").content.decode()
+    assert one.count('data-testid="fixture"') == 6 and f"Fixtures and results: {fixture.home.name}" in one
+    assert client.get(f"/leagues/{world.league.slug}/?team=99999999999999999999").status_code == 200
     assert client.get("/leagues/").status_code == 200
     assert client.get("/leagues/nope/").status_code == 404
 
@@ -82,3 +85,23 @@ def test_a_teams_fixtures_as_icalendar(client, world, fixture):
     first = min(events, key=lambda e: e.decoded("dtstart"))
     assert first.decoded("dtstart").date() == date(2026, 12, 1)
     assert str(first.get("summary")).startswith(f"{fixture.home.name} v {fixture.away.name}")
+
+
+def test_the_printable_match_card_and_scoresheets(client, world, fixture):
+    services.sheet_submit(acting_user=captain_of(world, fixture.home), fixture=fixture,
+                          players=sheet(world, fixture.home))
+    body = client.get(f"/leagues/fixtures/{fixture.pk}/print/").content.decode()
+    assert 'data-testid="print-card"' in body and body.count("<section class=\"scoresheet\">") == 4
+    assert world.players[fixture.home_id][0].name not in body  # the public does not see a sheet before both are in
+    client.force_login(captain_of(world, fixture.home))
+    body = client.get(f"/leagues/fixtures/{fixture.pk}/print/").content.decode()
+    assert world.players[fixture.home_id][0].name in body and "<td>Black</td>" in body
+
+
+def test_a_started_match_page_follows_its_boards_live(client, world, fixture):
+    for side, team in (("home", fixture.home), ("away", fixture.away)):
+        services.sheet_submit(acting_user=captain_of(world, team), fixture=fixture, side=side,
+                              players=sheet(world, team))
+    services.match_start(acting_user=world.secretary, fixture=fixture)
+    body = client.get(f"/leagues/fixtures/{fixture.pk}/").content.decode()
+    assert body.count("data-game-id=") == 4 and "js/league-match.js" in body

@@ -242,3 +242,18 @@ def test_past_seasons_keep_their_teams_and_table(world):
     assert Team.objects.filter(season=world.season).count() == 4
     assert len(selectors.division_table(world.season, world.division)) == 4
     assert Player.objects.count() == 20
+
+
+def test_a_result_edited_outside_the_services_breaks_the_leagues_verification(world):
+    fixture = _first_fixture(world)
+    services.match_default(acting_user=world.secretary, fixture=fixture, side="away", reason="did not come")
+    assert league_log_verify(world.league)[0] is True
+    Fixture.objects.filter(pk=fixture.pk).update(home_points=0, away_points=4, home_match_points=0,
+                                                 away_match_points=2)
+    valid, _rows, problem = league_log_verify(world.league)
+    assert not valid and f"fixture {fixture.pk} counts 0.0-4.0 but row #" in problem
+    other = Fixture.objects.filter(season=world.season, status="scheduled").first()
+    Fixture.objects.filter(pk=fixture.pk).update(home_points=4, away_points=0)
+    Fixture.objects.filter(pk=other.pk).update(status="result", home_points=2, away_points=2)
+    valid, _rows, problem = league_log_verify(world.league)
+    assert not valid and f"fixture {other.pk} counts 2.0-2.0 but no row of the log gave it a result" in problem
