@@ -18,8 +18,8 @@ from typing import Any
 from django.utils import timezone
 
 from arbitration.services import ruling_issue
-from games.models import Game
 from events import services
+from games.models import Game
 from tournaments import services as tournament_services
 
 EVENT_SLUG = "demo-nationals"
