@@ -3,9 +3,11 @@
 Made through the same services as a director's: the Demo Nationals, an event of three sections
 (Masters: a round robin of 4-game rounds, 2000 and over; Major: a 3-round Swiss, 1750 to 1999;
 Minor: a 3-round Swiss, go as you please, up to 1749, closed to the Masters' players), each
-player registered and checked in at the one desk and round 1 of every section published; a
-short title match (4 games, openings drawn in advance) with its first game drawn; and a series
-over the demo's finished Swiss and the Masters.
+player registered and checked in at the one desk and round 1 of every section paired (a preview
+for the director to publish: the demo's own tournaments keep the only games being played, so the
+pages that count them are as before); a short title match (4 games, openings drawn in advance)
+between two of the Masters, decided after game 3 with a game to spare; and a series over the
+demo's finished Swiss and the Masters.
 """
 
 from __future__ import annotations
@@ -17,11 +19,17 @@ from django.utils import timezone
 
 from arbitration.services import ruling_issue
 from events import services
+from games.models import Game
 from tournaments import services as tournament_services
 
 EVENT_SLUG = "demo-nationals"
 MATCH_SLUG = "demo-title-match"
 SERIES_SLUG = "demo-grand-prix"
+
+#: The title match's games until it is decided: the champion wins, draws, wins (2½-½ with one game to play: the
+#: challenger could reach 1½ at most).
+MATCH_GAMES = [("resign", "Resigned, a man down."), ("draw_agreed", "Agreed after move 30."),
+               ("resign", "Resigned in a lost ending.")]
 
 #: The event's own entrants: name, club, rating.
 ENTRANTS = [
@@ -58,13 +66,18 @@ def demo_event_seed(*, director: Any, players: list[Any]) -> None:
     for section in (masters, major, minor):
         tournament = tournament_services.tournament_status_set(acting_user=director, tournament=section.tournament,
                                                                status="running")
-        round_ = tournament_services.round_pair(acting_user=director, tournament=tournament)
-        tournament_services.round_publish(acting_user=director, tournament=tournament, number=round_.number)
+        tournament_services.round_pair(acting_user=director, tournament=tournament)
+    champion, challenger = entrants[0], entrants[1]
     match = services.title_match_create(acting_user=director, name="Demo Title Match", slug=MATCH_SLUG,
-                                        player_one=players[0], player_two=players[1], games=4, event=event)
-    first = services.title_match_start(acting_user=director, match=match)
-    ruling_issue(acting_user=director, game_id=first.game_id, kind="draw_agreed", note="Agreed after move 30.")
-    services.title_match_game_finished(game_id=first.game_id)  # game 2 now (the task after the commit finds it done)
+                                        player_one=champion, player_two=challenger, games=4, event=event)
+    game_id: int | None = services.title_match_start(acting_user=director, match=match).game_id
+    for kind, note in MATCH_GAMES:
+        game = Game.objects.get(pk=game_id)
+        challenger_side = "white" if game.black_id == champion.pk else "black"
+        ruling_issue(acting_user=director, game_id=game.pk, kind=kind,
+                     side=challenger_side if kind == "resign" else None, note=note)
+        # the next game (the task after the commit then finds it done); None once the match is decided
+        game_id = services.title_match_game_finished(game_id=game.pk)
     services.series_create(acting_user=director, name="Demo Grand Prix", slug=SERIES_SLUG, method="places",
                            place_points=[10, 6, 4, 3, 2, 1], best_of=1,
                            stages=["demo-autumn-swiss", masters.tournament.slug])

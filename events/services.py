@@ -215,12 +215,14 @@ def event_check_in(*, acting_user: Any, event: Event, player: Player | int, pres
     event = _event_lock(event)
     authorise_director(event, acting_user)
     player_id = player.pk if isinstance(player, Player) else player
-    sections = [r.section for r in Registration.objects.filter(event=event, player_id=player_id)
+    open_ = (Tournament.Status.REGISTRATION, Tournament.Status.RUNNING)  # a finished section takes no marks
+    sections = [r.section for r in Registration.objects.filter(event=event, player_id=player_id,
+                                                               section__tournament__status__in=open_)
                 .select_related("section__tournament").order_by("section__order")
                 if Entry.objects.filter(tournament=r.section.tournament, player_id=player_id,
                                         status=Entry.Status.ACTIVE).exists()]
     if not sections:
-        raise InvalidInput.field("player", "Not a player registered in a section of this event.")
+        raise InvalidInput.field("player", "Not a player registered in a section of this event still to be played.")
     for section in sections:
         tournament_services.presence_set(acting_user=acting_user, tournament=section.tournament, player=player_id,
                                          present=present)
