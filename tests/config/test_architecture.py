@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ["config", "tournaments", "arbitration", "games", "players", "accounts", "core"]
+PACKAGES = ["config", "integrations", "notifications", "leagues", "events", "tournaments", "arbitration", "games", "clubs",
+            "players", "accounts", "core"]
 LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 
 
