@@ -718,6 +718,7 @@ class RoundPDN:
         self.frame = b""
         self.seen: Any = None
         self.reading: asyncio.Future | None = None
+        self.lock = asyncio.Lock()  # one read at a time: a late read never puts an older round back
 
     async def refresh(self, cause: Any) -> None:
         """Reads the round again for the event ``cause`` (once per event for all the connections)."""
@@ -729,6 +730,10 @@ class RoundPDN:
         await asyncio.shield(self.reading)
 
     async def _read(self) -> None:
+        async with self.lock:
+            await self._read_locked()
+
+    async def _read_locked(self) -> None:
         tag = await _db(_round_pdn_tag)(self.tournament_id, self.number)
         if tag is None or tag == self.tag:
             return

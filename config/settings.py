@@ -495,5 +495,10 @@ WEBHOOK_RETRY_BASE_SECONDS = float(os.environ.get("WEBHOOK_RETRY_BASE_SECONDS", 
 WEBHOOK_RETRY_MAX_DELAY = float(os.environ.get("WEBHOOK_RETRY_MAX_DELAY", "3600"))
 WEBHOOK_RETRY_FOR = float(os.environ.get("WEBHOOK_RETRY_FOR", str(24 * 3600)))
 WEBHOOK_ALLOW_LOOPBACK = env_bool("WEBHOOK_ALLOW_LOOPBACK", False)
+# WEBHOOK_QUEUE: the Celery queue of the webhooks' tasks (default: the default queue). A deployment with
+# many webhooks gives them their own (WEBHOOK_QUEUE=webhooks, a worker started with -Q webhooks), so
+# that a slow receiver holds none of the workers of the tournaments' tasks.
+CELERY_TASK_ROUTES = {"integrations.*": {"queue": os.environ.get("WEBHOOK_QUEUE", "").strip()
+                                         or CELERY_TASK_DEFAULT_QUEUE}}
 # The sites allowed to show the /embed/ pages in a frame (CSP frame-ancestors); every other page refuses frames.
 EMBED_FRAME_ANCESTORS = env_list("EMBED_FRAME_ANCESTORS", "*")

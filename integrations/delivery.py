@@ -58,12 +58,18 @@ def signature(secret: str, timestamp: str, body: bytes) -> str:
     return "sha256=" + mac.hexdigest()
 
 
-def hooks_for(tournament_id: int | None) -> list[Webhook]:
-    """Returns the active webhooks fed from a tournament's logs: its own and those of every tournament."""
+#: The events a game's log gives (a tournament's gives ``round_published`` and ``standings_changed``).
+GAME_EVENTS = frozenset({Event.MOVE, Event.RULING, Event.GAME_FINISHED, Event.STANDINGS_CHANGED})
+TOURNAMENT_EVENTS = frozenset({Event.ROUND_PUBLISHED, Event.STANDINGS_CHANGED})
+
+
+def hooks_for(tournament_id: int | None, events: frozenset[str]) -> list[Webhook]:
+    """Returns the active webhooks fed from a tournament's logs (its own and those of every tournament) that
+    want one of ``events``."""
     wanted = Q(tournament__isnull=True)
     if tournament_id is not None:
         wanted |= Q(tournament_id=tournament_id)
-    return list(Webhook.objects.filter(wanted, active=True))
+    return [hook for hook in Webhook.objects.filter(wanted, active=True) if events.intersection(hook.events)]
 
 
 def _stream(webhook: Webhook, key: str, first_seq: Any) -> WebhookStream:
@@ -167,7 +173,7 @@ def game_collect(game_id: int) -> list[int]:
     tournament = game.round.tournament if game.round_id else None
     subject = _subject(tournament, game.round.number if game.round_id else None, game.pk)
     touched = []
-    for webhook in hooks_for(tournament.pk if tournament else None):
+    for webhook in hooks_for(tournament.pk if tournament else None, GAME_EVENTS):
         with transaction.atomic():
             def first_seq(webhook: Webhook = webhook) -> int:
                 return (LogEntry.objects.filter(game_id=game_id, created_at__lt=webhook.created_at)
@@ -192,7 +198,7 @@ def tournament_collect(tournament_id: int) -> list[int]:
     if tournament is None:
         return []
     touched = []
-    for webhook in hooks_for(tournament.pk):
+    for webhook in hooks_for(tournament.pk, TOURNAMENT_EVENTS):
         with transaction.atomic():
             def first_seq(webhook: Webhook = webhook) -> int:
                 return (TournamentLog.objects.filter(tournament=tournament, created_at__lt=webhook.created_at)

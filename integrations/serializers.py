@@ -41,6 +41,8 @@ class WebhookCreatedSerializer(WebhookSerializer):
 
 
 class DeliverySerializer(serializers.ModelSerializer):
+    event = serializers.CharField(read_only=True, help_text="One of the webhooks' events.")
+
     class Meta:
         model = WebhookDelivery
         fields = ["id", "webhook", "event", "event_id", "seq", "status", "attempts", "next_attempt_at",

@@ -1,4 +1,8 @@
-"""Webhook tasks: thin and idempotent; they collect deliveries from the logs and send them in order."""
+"""Webhook tasks: thin and idempotent; they collect deliveries from the logs and send them in order.
+
+They keep no result (``ignore_result``): with a result backend, sending a task that keeps one also
+subscribes to its result, a second round trip to Redis on the move path.
+"""
 
 from __future__ import annotations
 
@@ -14,8 +18,8 @@ from integrations.models import Webhook
 SEND_SLICE_SECONDS = 20.0
 
 
-@shared_task(name="integrations.game_collect", acks_late=True, autoretry_for=(ConnectionError,), max_retries=5,
-             retry_backoff=True)
+@shared_task(name="integrations.game_collect", ignore_result=True, acks_late=True, autoretry_for=(ConnectionError,),
+             max_retries=5, retry_backoff=True)
 def game_collect(game_id: int) -> list[int]:
     """Writes the deliveries of the game's new entries and starts sending them; idempotent."""
     streams = delivery.game_collect(game_id)
@@ -24,7 +28,7 @@ def game_collect(game_id: int) -> list[int]:
     return streams
 
 
-@shared_task(name="integrations.tournament_collect", acks_late=True, autoretry_for=(ConnectionError,),
+@shared_task(name="integrations.tournament_collect", ignore_result=True, acks_late=True, autoretry_for=(ConnectionError,),
              max_retries=5, retry_backoff=True)
 def tournament_collect(tournament_id: int) -> list[int]:
     """Writes the deliveries of the tournament's new log rows and starts sending them; idempotent."""
@@ -34,7 +38,7 @@ def tournament_collect(tournament_id: int) -> list[int]:
     return streams
 
 
-@shared_task(name="integrations.stream_send", acks_late=True)
+@shared_task(name="integrations.stream_send", ignore_result=True, acks_late=True)
 def stream_send(stream_id: int) -> str:
     """Sends a stream's due deliveries in order; after a failure, comes back after the back-off."""
     started = time.monotonic()
