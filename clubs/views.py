@@ -8,6 +8,7 @@ from typing import Any
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -58,6 +59,9 @@ def _keeper_act(request: HttpRequest, pk: int, form_class: type[forms.Form], act
     club = Club.objects.filter(pk=pk).first()
     if club is None:
         raise Http404("There is no such club.")
+    if not may_keep_club(club, request.user):
+        raise PermissionDenied("Only a keeper of this club (its secretary, the director who registered it, or an "
+                               "administrator) changes its players.")
     form = form_class(request.POST)
     if not form.is_valid():
         messages.error(request, "Some fields are invalid: " + "; ".join(

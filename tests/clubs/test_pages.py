@@ -65,3 +65,19 @@ def test_a_section_registered_by_a_higher_app_is_shown_under_its_heading(client,
     page = client.get(f"/clubs/{club.pk}/").content.decode()
     assert 'data-testid="club-section-teams"' in page and "Teams and fixtures" in page
     assert "teams of Bristol DC" in page
+
+
+def test_the_club_page_takes_as_many_queries_for_12_players_as_for_2(client, club, director):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def count(url: str) -> int:
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(url).status_code == 200
+        return len(queries)
+
+    few = count(f"/clubs/{club.pk}/")
+    for i in range(10):
+        tournament_services.player_create(acting_user=director, name=f"Member {i}", club="Bristol DC")
+    assert count(f"/clubs/{club.pk}/") == few
+    print(f"club page: {few} queries")
