@@ -125,8 +125,8 @@ class OpeningsForm(forms.Form):
 
     opening = forms.ChoiceField(choices=Tournament.Opening.choices)
     deck = forms.ChoiceField(choices=DECK_CHOICES, required=False)
-    deck_name = forms.CharField(max_length=80, required=False, validators=[no_control_characters],
-                                help_text="Your name for the deck, e.g. Masters' deck.")
+    deck_name = forms.CharField(max_length=80, required=False, validators=[no_control_characters], label="Deck title",
+                                help_text="What you call the deck, e.g. Masters' deck.")
     deck_barred = forms.CharField(max_length=400, required=False, help_text="Opening numbers barred, e.g. 5, 12.")
     deck_added = forms.CharField(max_length=400, required=False,
                                  help_text="Opening numbers added from the same list (a barred ACF opening, say).")

@@ -382,7 +382,7 @@ def director_states(walk: Walk, slug: str, *, blank) -> None:  # noqa: ANN001
 
     page.goto("/tournaments/manage/")
     page.get_by_role("textbox", name="Name").fill("Spring Open")
-    page.locator("#id_games_per_match").fill("3")  # a match is an even number of games
+    page.locator("#id_deck_barred").fill("seven")  # barred openings are named by their numbers
     page.get_by_role("button", name="Create the tournament").click()
     expect(page.locator(".errorlist")).to_be_visible()
     walk.check(page, "my-tournaments-refused")

@@ -32,7 +32,7 @@ def test_director_runs_a_four_player_round_robin_to_final_standings(page, make_u
     form.get_by_role("textbox", name="Name").fill("Browser Round Robin")
     form.get_by_label("Slug").fill("browser-rr")
     form.get_by_label("Format").select_option("round_robin")
-    form.get_by_label("Games per match").fill("2")
+    form.get_by_label("Games a round").select_option("2")
     form.get_by_label("Opening").select_option("three-move-ballot")
     form.get_by_label("Referees").fill("ref1")
     form.locator("select[name=clock]").select_option("per-move")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from tournaments.ballots import BASE_DECKS, Deck, DeckError, deck_of, draw_ballots, draw_openings
+from tournaments.ballots import BASE_DECKS, Deck, DeckError, deck_of, draw_openings
 from tournaments.lots import cast_lots, new_seed
 from tournaments.pairing.colours import (
     initial_colour_from_round_one,
@@ -199,16 +199,6 @@ def seed_new() -> int:
 def lots_cast(seed: int, one: int, two: int) -> int:
     """Casts lots for colour (Law 6) from the seed; returns who has Black in the first game."""
     return cast_lots(one, two, seed).black_first
-
-
-def ballots_draw(used: list[int], seed: int, count: int) -> list[dict[str, Any]]:
-    """Draws ``count`` ballots none of which the tournament has used since its deck was last exhausted.
-
-    ``used`` lists the ACF numbers drawn so far, in the order drawn; the same ``used`` and
-    ``seed`` give the same ballots.
-    """
-    return [{"number": b.number, "moves": b.pdn, "fen": b.fen, "name": b.name}
-            for b in draw_ballots(used, seed, count)]
 
 
 #: The opening each ballot draws from when the tournament names no deck; the decks each allows.
