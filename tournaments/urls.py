@@ -34,6 +34,7 @@ urlpatterns = [
     path("<slug:slug>/manage/clock", views.manage_clock, name="manage-clock"),
     path("<slug:slug>/manage/entries", views.manage_entry_add, name="manage-entry-add"),
     path("<slug:slug>/manage/players", views.manage_player_add, name="manage-player-add"),
+    path("<slug:slug>/manage/import", views.manage_import, name="manage-import"),
     path("<slug:slug>/manage/withdraw", views.manage_withdraw, name="manage-withdraw"),
     path("<slug:slug>/manage/rounds", views.manage_pair, name="manage-pair"),
     path("<slug:slug>/manage/rounds/<id:number>/pairings", views.manage_edit, name="manage-edit"),
