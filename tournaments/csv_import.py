@@ -39,7 +39,8 @@ class ImportReport:
     def as_dict(self) -> dict[str, Any]:
         return {
             "created": [{"id": p.pk, "name": p.name} for p in self.created],
-            "refused": [{"line": r.line, "reason": r.reason, "row": r.row, "player": r.player} for r in self.refused],
+            "refused": [{"line": r.line, "reason": r.reason, "row": r.row,
+                         **({"player": r.player} if r.player is not None else {})} for r in self.refused],
             "dry_run": self.dry_run,
         }
 

@@ -4,9 +4,9 @@
  * - Check-in: each Present / Absent button saves its mark through the API (POST .../presence/) and
  *   shows it in place; without this script the buttons post their form and the page reloads.
  * - Players of the registry: the search box filters the list by name, club or federation id.
- * - The open round's results grid: one row a game, a result typed from the keyboard (1, 0, =, +, -;
- *   u to undo; the arrows to move) or chosen from the list is saved at once through the API, which
- *   records it through the arbitration services and the logs, and the next game gets the focus.
+ * - The open round's results grid: one row a game, a result typed in its box (1, 0, =, +, -; u to
+ *   undo; the arrows to move; a phone's keyboard types the same) is saved at once through the API,
+ *   which records it through the arbitration services and the logs, and the next game gets the focus.
  *   The next step above it follows: when every game has a result, it says to pair the next round.
  */
 import { request, errorOf } from "./common.js";
@@ -18,6 +18,7 @@ var WORDS = {
   "1-0+": "Black won by forfeit (1-0)",
   "0-1+": "White won by forfeit (0-1)",
 };
+var SHOWN = { "1-0": "1-0", "0-1": "0-1", "1/2-1/2": "½-½", "1-0+": "1-0 forfeit", "0-1+": "0-1 forfeit" };
 var KEYS = { 1: "1-0", 0: "0-1", 2: "0-1", "=": "1/2-1/2", d: "1/2-1/2", 5: "1/2-1/2", "+": "1-0+", "-": "0-1+" };
 
 function say(region, text) {
@@ -125,13 +126,13 @@ function resultsGrid(grid) {
   var round = grid.getAttribute("data-round");
 
   function selectOf(row) {
-    return row.querySelector("select.grid-result");
+    return row.querySelector("input.grid-result");
   }
 
   function show(row, saved, words) {
     var select = selectOf(row);
     select.setAttribute("data-saved", saved);
-    select.value = saved;
+    select.value = SHOWN[saved] || "";
     row.querySelector("[data-testid=grid-said]").textContent = words;
     row.querySelector("button.grid-undo").disabled = !saved;
     row.classList.toggle("entered", Boolean(saved));
@@ -179,7 +180,7 @@ function resultsGrid(grid) {
     }
     var board = row.getAttribute("data-board");
     var forfeit = value.slice(-1) === "+";
-    select.value = value;
+    select.value = SHOWN[value];
     row.querySelector("[data-testid=grid-said]").textContent = "saving…";
     request("POST", api, {
       game: Number(row.getAttribute("data-game")),
@@ -188,7 +189,7 @@ function resultsGrid(grid) {
       reason: before ? "Corrected in the results grid." : "Entered in the results grid.",
     }).then(function (answer) {
       if (!answer.ok) {
-        select.value = before;
+        select.value = SHOWN[before] || "";
         row.querySelector("[data-testid=grid-said]").textContent = "not saved: " + errorOf(answer).message;
         say(status, "Board " + board + ": not saved. " + errorOf(answer).message);
         return;
@@ -196,7 +197,7 @@ function resultsGrid(grid) {
       show(row, value, "saved");
       say(status, "Board " + board + ": " + WORDS[value] + ", saved.");
     }, function () {
-      select.value = before;
+      select.value = SHOWN[before] || "";
       row.querySelector("[data-testid=grid-said]").textContent = "not saved: the server could not be reached";
       say(status, "Board " + board + ": not saved, the server could not be reached.");
     });
@@ -223,8 +224,8 @@ function resultsGrid(grid) {
 
   rows.forEach(function (row, index) {
     var select = selectOf(row);
-    select.value = select.getAttribute("data-saved") || "";
-    row.classList.toggle("entered", Boolean(select.value));
+    select.value = SHOWN[select.getAttribute("data-saved")] || "";
+    row.classList.toggle("entered", Boolean(select.getAttribute("data-saved")));
     select.addEventListener("keydown", function (event) {
       if (event.altKey || event.ctrlKey || event.metaKey) {
         return;
@@ -243,13 +244,17 @@ function resultsGrid(grid) {
       } else if (key === "ArrowUp") {
         event.preventDefault();
         focusRow(index - 1);
+      } else if (key.length === 1) {
+        event.preventDefault(); // the box holds a result, not text
       }
     });
-    select.addEventListener("change", function () {
-      // a choice with the mouse or a finger (the keys above do not change the list themselves)
-      if (select.value) {
-        save(row, select.value);
-      } else {
+    select.addEventListener("input", function () {
+      // a phone's keyboard sends no usable key: the character typed is read from the box, then put back
+      var typed = select.value.replace(SHOWN[select.getAttribute("data-saved")] || "", "").slice(-1);
+      select.value = SHOWN[select.getAttribute("data-saved")] || "";
+      if (KEYS[typed]) {
+        save(row, KEYS[typed]);
+      } else if (typed === "u" || typed === "U") {
         undo(row);
       }
     });
