@@ -336,13 +336,14 @@ def player_states(walk: Walk, slug: str, *, finished, swiss) -> None:  # noqa: A
 
 
 def director_states(walk: Walk, slug: str, *, blank) -> None:  # noqa: ANN001
-    """The director: a player marked absent at check-in, the next round's preview, its edit refused (no
-    reason), the new player's form refused, a game's and a round's scoresheets refused at a wrong move,
-    a new tournament's form refused."""
+    """The director: a player marked absent at check-in (saved in place), the next round's preview, its edit
+    refused (no reason), players pasted for import (the preview, then refused empty), the new player's form
+    refused, a game's and a round's scoresheets refused at a wrong move, the round published and a result typed in
+    the results grid, a new tournament's form refused."""
     page = walk.page("director")
     page.goto(f"/tournaments/{slug}/manage/")
-    page.get_by_test_id("check-in-row").last.get_by_role("button", name="Absent").click()
-    expect(page.locator("ul.messages")).to_contain_text("marked absent")
+    page.get_by_test_id("check-in-row").last.get_by_role("button", name=re.compile("absent$")).click()
+    expect(page.get_by_test_id("check-in-said")).to_contain_text("marked absent")  # saved in place, no reload
     expect(page.get_by_test_id("check-in-row").last.get_by_test_id("check-in-mark")).to_have_text("absent")
     walk.check(page, "manage-check-in")
 
@@ -354,6 +355,16 @@ def director_states(walk: Walk, slug: str, *, blank) -> None:  # noqa: ANN001
     page.get_by_test_id("edit-pairings").get_by_role("button", name="Save the pairings").click()
     expect(page.locator("ul.messages li.error")).to_contain_text("Say why")
     walk.check(page, "manage-preview-refused")
+
+    page.get_by_test_id("import-players").get_by_test_id("import-text").fill("Nia Preview, Hull DC\n, no name")
+    page.get_by_test_id("import-players").get_by_test_id("import-preview").click()
+    expect(page.get_by_test_id("import-refused")).to_contain_text("Line 2: the name is missing")
+    walk.check(page, "manage-import-preview")
+    page.get_by_test_id("import-text").fill("")
+    page.get_by_test_id("import-preview").click()
+    expect(page.get_by_test_id("import-error")).to_be_visible()
+    walk.check(page, "manage-import-refused")
+    page.goto(f"/tournaments/{slug}/manage/")
 
     new_player = page.locator("details", has_text="A new player")
     new_player.locator("summary").click()
@@ -376,6 +387,16 @@ def director_states(walk: Walk, slug: str, *, blank) -> None:  # noqa: ANN001
     page.get_by_test_id("scoresheets-submit").click()
     expect(page.get_by_test_id("scoresheets-error").get_by_test_id("refused-number")).to_be_visible()
     walk.check(page, "round-scoresheets-refused")
+
+    # the preview published: the results grid, a result typed (saved in place), then undone
+    page.goto(f"/tournaments/{slug}/manage/")
+    page.get_by_test_id("publish-button").click()
+    row = page.get_by_test_id("results-grid").get_by_test_id("grid-row").first
+    row.get_by_test_id("grid-result").press("=")
+    expect(row.get_by_test_id("grid-said")).to_have_text("saved")
+    walk.check(page, "manage-results-grid")
+    row.get_by_test_id("grid-result").press("u")
+    expect(row.get_by_test_id("grid-said")).to_have_text("undone")
 
     page.goto("/tournaments/manage/")
     page.get_by_role("textbox", name="Name").fill("Spring Open")
