@@ -23,10 +23,9 @@ from tournaments.log import tournament_head_text, tournament_log_verify
 from tournaments.models import Entry, Round, Tournament
 from tournaments.serializers import (
     ArbitersSerializer,
+    CrosstableSerializer,
     EntriesImportReportSerializer,
     EntriesImportSerializer,
-    ResultUndoSerializer,
-    CrosstableSerializer,
     EntryCreateSerializer,
     EntrySerializer,
     EntryWithdrawSerializer,
@@ -46,6 +45,7 @@ from tournaments.serializers import (
     RatingHistorySerializer,
     RefereesSerializer,
     ResultSerializer,
+    ResultUndoSerializer,
     RoundPairSerializer,
     RoundScoresheetsSerializer,
     RoundSerializer,

@@ -254,7 +254,7 @@ def test_the_import_page_previews_keeps_the_text_when_refused_and_imports_on_con
     assert refused.status_code == 400 and 'data-testid="import-error"' in refused.content.decode()
     bad_file = client.post(url, {"file": _upload(b"\xff\xfe\x00bad")})
     assert bad_file.status_code == 400 and "not UTF-8" in bad_file.content.decode()
-    from_file = client.post(url, {"file": _upload("name,club\nLea File,York\n".encode())})
+    from_file = client.post(url, {"file": _upload(b"name,club\nLea File,York\n")})
     assert from_file.status_code == 200 and "Lea File" in from_file.content.decode()
     done = client.post(url, {"csv": "Kim New, Hull\n,no name\n", "confirm": "yes"})
     assert done.status_code == 302 and done["Location"].endswith("/manage/#entries")

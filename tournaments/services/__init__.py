@@ -53,14 +53,14 @@ from tournaments.services.ratings import ratings_update
 from tournaments.services.results import game_result_set, game_result_undo, match_game_finished
 from tournaments.services.rounds import (
     knockout_extend_tied,
-    round_is_complete,
-    round_open_games,
-    rounds_total,
     match_forfeit_set,
     round_discard,
+    round_is_complete,
+    round_open_games,
     round_pair,
     round_pairings_edit,
     round_publish,
+    rounds_total,
 )
 from tournaments.services.scoresheets import round_scoresheets_enter
 from tournaments.services.tournaments import (

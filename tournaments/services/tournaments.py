@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -446,10 +447,10 @@ def entries_add(*, acting_user: Any, tournament: Tournament, players: list[Playe
 class EntriesImport:
     """What an import of players into a tournament does (a preview) or did."""
 
-    created: list[Player] = field(default_factory=list)  # new players: registered and entered
-    entered: list[Player] = field(default_factory=list)  # players of the registry: entered
-    already: list[Player] = field(default_factory=list)  # entered already: nothing done
-    refused: list[RefusedRow] = field(default_factory=list)
+    created: list[Player] = dataclass_field(default_factory=list)  # new players: registered and entered
+    entered: list[Player] = dataclass_field(default_factory=list)  # players of the registry: entered
+    already: list[Player] = dataclass_field(default_factory=list)  # entered already: nothing done
+    refused: list[RefusedRow] = dataclass_field(default_factory=list)
     dry_run: bool = True
 
     def as_dict(self) -> dict[str, Any]:
