@@ -498,7 +498,8 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
     desk = _desk(tournament, rounds, preview, entries)
     return render(request, "tournaments/manage.html", {
         "tournament": tournament, "entries": entries, "desk": desk,
-        "active_count": sum(1 for e in entries if e.status == Entry.Status.ACTIVE),
+        "takes_entries": tournament.status in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION) or (
+            tournament.status == Tournament.Status.RUNNING and tournament.format == Tournament.Format.SWISS),
         "available": Player.objects.exclude(pk__in=entered).order_by("name"),
         "rounds": rounds, "preview": preview, "preview_players": [e.player for e in entries],
         "next_status": allowed[0] if allowed else None, "player_form": PlayerForm(),

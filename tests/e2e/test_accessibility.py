@@ -356,23 +356,6 @@ def director_states(walk: Walk, slug: str, *, blank) -> None:  # noqa: ANN001
     expect(page.locator("ul.messages li.error")).to_contain_text("Say why")
     walk.check(page, "manage-preview-refused")
 
-    page.get_by_test_id("import-players").get_by_test_id("import-text").fill("Nia Preview, Hull DC\n, no name")
-    page.get_by_test_id("import-players").get_by_test_id("import-preview").click()
-    expect(page.get_by_test_id("import-refused")).to_contain_text("Line 2: the name is missing")
-    walk.check(page, "manage-import-preview")
-    page.get_by_test_id("import-text").fill("")
-    page.get_by_test_id("import-preview").click()
-    expect(page.get_by_test_id("import-error")).to_be_visible()
-    walk.check(page, "manage-import-refused")
-    page.goto(f"/tournaments/{slug}/manage/")
-
-    new_player = page.locator("details", has_text="A new player")
-    new_player.locator("summary").click()
-    new_player.get_by_role("textbox", name="Name").fill("   ")
-    new_player.get_by_role("button", name="Add and register").click()
-    expect(page.locator("ul.messages li.error")).to_contain_text("new player")
-    walk.check(page, "manage-new-player-refused")
-
     page.goto(f"/games/{blank.pk}/scoresheet")
     page.get_by_label("Moves").fill("1. 4-8")  # a black man cannot move onto his own
     page.get_by_label("Result").select_option("1-0")
@@ -404,6 +387,36 @@ def director_states(walk: Walk, slug: str, *, blank) -> None:  # noqa: ANN001
     page.get_by_role("button", name="Create the tournament").click()
     expect(page.locator(".errorlist")).to_be_visible()
     walk.check(page, "my-tournaments-refused")
+
+    # a new Swiss in draft: its players found by search, pasted for import (the preview, then refused empty),
+    # the new player's form refused
+    page.goto("/tournaments/manage/")
+    form = page.get_by_test_id("create-tournament")
+    form.get_by_role("textbox", name="Name").fill("Walk Swiss")
+    form.get_by_label("Format").select_option("swiss")
+    form.get_by_role("spinbutton", name="Rounds").fill("3")
+    form.get_by_role("button", name="Create the tournament").click()
+    expect(page.get_by_test_id("next-step")).to_have_attribute("data-step", "entries")
+    page.get_by_test_id("player-search").fill("a")
+    page.get_by_test_id("player-choices").get_by_role("checkbox").first.check()
+    walk.check(page, "manage-draft-players")
+    page.get_by_test_id("import-players").get_by_test_id("import-text").fill("Nia Preview, Hull DC\n, no name")
+    page.get_by_test_id("import-players").get_by_test_id("import-preview").click()
+    expect(page.get_by_test_id("import-refused")).to_contain_text("Line 2: the name is missing")
+    walk.check(page, "manage-import-preview")
+    page.get_by_test_id("import-text").fill("")
+    page.get_by_test_id("import-preview").click()
+    expect(page.get_by_test_id("import-error")).to_be_visible()
+    walk.check(page, "manage-import-refused")
+    page.goto("/tournaments/walk-swiss/manage/")
+
+    new_player = page.locator("details", has_text="A new player")
+    new_player.locator("summary").click()
+    new_player.get_by_role("textbox", name="Name").fill("   ")
+    new_player.get_by_role("button", name="Add and register").click()
+    expect(page.locator("ul.messages li.error")).to_contain_text("new player")
+    walk.check(page, "manage-new-player-refused")
+
     page.close()
 
 
