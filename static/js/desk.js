@@ -125,14 +125,14 @@ function resultsGrid(grid) {
   var undoApi = grid.getAttribute("data-undo");
   var round = grid.getAttribute("data-round");
 
-  function selectOf(row) {
+  function boxOf(row) {
     return row.querySelector("input.grid-result");
   }
 
   function show(row, saved, words) {
-    var select = selectOf(row);
-    select.setAttribute("data-saved", saved);
-    select.value = SHOWN[saved] || "";
+    var box = boxOf(row);
+    box.setAttribute("data-saved", saved);
+    box.value = SHOWN[saved] || "";
     row.querySelector("[data-testid=grid-said]").textContent = words;
     row.querySelector("button.grid-undo").disabled = !saved;
     row.classList.toggle("entered", Boolean(saved));
@@ -145,7 +145,7 @@ function resultsGrid(grid) {
 
   function stepFollows() {
     var open = rows.filter(function (row) {
-      return !selectOf(row).getAttribute("data-saved");
+      return !boxOf(row).getAttribute("data-saved");
     });
     var text = document.querySelector("[data-testid=next-step-text]");
     var list = document.querySelector("[data-testid=open-games]");
@@ -168,19 +168,19 @@ function resultsGrid(grid) {
 
   function focusRow(index) {
     if (index >= 0 && index < rows.length) {
-      selectOf(rows[index]).focus();
+      boxOf(rows[index]).focus();
     }
   }
 
   function save(row, value) {
-    var select = selectOf(row);
-    var before = select.getAttribute("data-saved") || "";
+    var box = boxOf(row);
+    var before = box.getAttribute("data-saved") || "";
     if (value === before) {
       return;
     }
     var board = row.getAttribute("data-board");
     var forfeit = value.slice(-1) === "+";
-    select.value = SHOWN[value];
+    box.value = SHOWN[value];
     row.querySelector("[data-testid=grid-said]").textContent = "saving…";
     request("POST", api, {
       game: Number(row.getAttribute("data-game")),
@@ -189,7 +189,7 @@ function resultsGrid(grid) {
       reason: before ? "Corrected in the results grid." : "Entered in the results grid.",
     }).then(function (answer) {
       if (!answer.ok) {
-        select.value = SHOWN[before] || "";
+        box.value = SHOWN[before] || "";
         row.querySelector("[data-testid=grid-said]").textContent = "not saved: " + errorOf(answer).message;
         say(status, "Board " + board + ": not saved. " + errorOf(answer).message);
         return;
@@ -197,7 +197,7 @@ function resultsGrid(grid) {
       show(row, value, "saved");
       say(status, "Board " + board + ": " + WORDS[value] + ", saved.");
     }, function () {
-      select.value = SHOWN[before] || "";
+      box.value = SHOWN[before] || "";
       row.querySelector("[data-testid=grid-said]").textContent = "not saved: the server could not be reached";
       say(status, "Board " + board + ": not saved, the server could not be reached.");
     });
@@ -205,7 +205,7 @@ function resultsGrid(grid) {
 
   function undo(row) {
     var board = row.getAttribute("data-board");
-    if (!selectOf(row).getAttribute("data-saved")) {
+    if (!boxOf(row).getAttribute("data-saved")) {
       return;
     }
     request("POST", undoApi, { game: Number(row.getAttribute("data-game")), reason: "Undone in the results grid." })
@@ -223,10 +223,10 @@ function resultsGrid(grid) {
   }
 
   rows.forEach(function (row, index) {
-    var select = selectOf(row);
-    select.value = SHOWN[select.getAttribute("data-saved")] || "";
-    row.classList.toggle("entered", Boolean(select.getAttribute("data-saved")));
-    select.addEventListener("keydown", function (event) {
+    var box = boxOf(row);
+    box.value = SHOWN[box.getAttribute("data-saved")] || "";
+    row.classList.toggle("entered", Boolean(box.getAttribute("data-saved")));
+    box.addEventListener("keydown", function (event) {
       if (event.altKey || event.ctrlKey || event.metaKey) {
         return;
       }
@@ -248,10 +248,10 @@ function resultsGrid(grid) {
         event.preventDefault(); // the box holds a result, not text
       }
     });
-    select.addEventListener("input", function () {
+    box.addEventListener("input", function () {
       // a phone's keyboard sends no usable key: the character typed is read from the box, then put back
-      var typed = select.value.replace(SHOWN[select.getAttribute("data-saved")] || "", "").slice(-1);
-      select.value = SHOWN[select.getAttribute("data-saved")] || "";
+      var typed = box.value.replace(SHOWN[box.getAttribute("data-saved")] || "", "").slice(-1);
+      box.value = SHOWN[box.getAttribute("data-saved")] || "";
       if (KEYS[typed]) {
         save(row, KEYS[typed]);
       } else if (typed === "u" || typed === "U") {
