@@ -27,6 +27,8 @@ from tournaments.serializers import (
     ByeDataSerializer,
     ByeSerializer,
     CrosstableSerializer,
+    EntriesImportReportSerializer,
+    EntriesImportSerializer,
     EntryCreateSerializer,
     EntrySerializer,
     EntryWithdrawSerializer,
@@ -48,6 +50,7 @@ from tournaments.serializers import (
     RatingHistorySerializer,
     RefereesSerializer,
     ResultSerializer,
+    ResultUndoSerializer,
     RoundPairSerializer,
     RoundScheduleSerializer,
     RoundScoresheetsSerializer,
@@ -402,8 +405,34 @@ class TournamentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         game = services.game_result_set(acting_user=request.user, tournament=tournament, game_id=data["game"],
-                                        result=data["result"], reason=data["reason"])
+                                        result=data["result"], reason=data["reason"], forfeit=data["forfeit"])
         return Response(round_data(selectors.round_detail(tournament, game.round.number)))
+
+    @extend_schema(summary="Undo a result a director entered, while its round is open (director): the game is back "
+                           "in play; the log keeps both", request=ResultUndoSerializer,
+                   responses={200: RoundSerializer, **_errors(400, 401, 403, 409)})
+    @action(detail=True, methods=["post"], url_path="results/undo")
+    def results_undo(self, request: Request, slug: str | None = None) -> Response:
+        tournament = _tournament(slug)
+        serializer = ResultUndoSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        game = services.game_result_undo(acting_user=request.user, tournament=tournament,
+                                         game_id=serializer.validated_data["game"],
+                                         reason=serializer.validated_data["reason"])
+        return Response(round_data(selectors.round_detail(tournament, game.round.number)))
+
+    @extend_schema(summary="Enter players from CSV or pasted lines (director): the preview (dry_run, the default) "
+                           "says who would be registered and entered and which lines are refused; then the import",
+                   request=EntriesImportSerializer,
+                   responses={200: EntriesImportReportSerializer, **_errors(400, 401, 403, 409)})
+    @action(detail=True, methods=["post"], url_path="entries/import", pagination_class=None)
+    def entries_import(self, request: Request, slug: str | None = None) -> Response:
+        serializer = EntriesImportSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        report = services.entries_import(acting_user=request.user, tournament=_tournament(slug),
+                                         text=serializer.validated_data["csv"],
+                                         dry_run=serializer.validated_data["dry_run"])
+        return Response(report.as_dict())
 
     @extend_schema(summary="The tournament's log (status changes, pairings, edits, corrections)",
                    responses={200: TournamentLogSerializer(many=True)})

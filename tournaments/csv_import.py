@@ -29,6 +29,7 @@ class RefusedRow:
     line: int
     reason: str
     row: dict[str, str]
+    player: int | None = None  # the registered player the row is (a duplicate of the registry)
 
 
 @dataclass
@@ -40,7 +41,8 @@ class ImportReport:
     def as_dict(self) -> dict[str, Any]:
         return {
             "created": [{"id": p.pk, "name": p.name} for p in self.created],
-            "refused": [{"line": r.line, "reason": r.reason, "row": r.row} for r in self.refused],
+            "refused": [{"line": r.line, "reason": r.reason, "row": r.row,
+                         **({"player": r.player} if r.player is not None else {})} for r in self.refused],
             "dry_run": self.dry_run,
         }
 
@@ -67,7 +69,25 @@ def _rows(reader: csv.DictReader) -> Iterator[dict[str | None, Any]]:
         yield row
 
 
-def players_import(text: str, *, dry_run: bool = False, acting_user: Any = None) -> ImportReport:
+def with_header(text: str) -> str:
+    """Returns CSV text with the header line: pasted lines without one (``Ann Lee, Leeds DC``) get the columns'
+    header, in their order; lines separated by tabs (pasted from a spreadsheet) are read as such."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    if "\t" in first:  # a name holds no tab (no control character): the lines are a spreadsheet's
+        text = "\n".join(",".join(_quoted(cell.strip()) for cell in line.split("\t")) for line in text.splitlines())
+        first = next((line for line in text.splitlines() if line.strip()), "")
+    if "name" in [cell.strip().lower() for cell in first.split(",")]:
+        return text
+    return ",".join(COLUMNS) + "\n" + text
+
+
+def _quoted(cell: str) -> str:
+    return '"' + cell.replace('"', '""') + '"' if any(c in cell for c in ',"') else cell
+
+
+def players_import(text: str, *, dry_run: bool = False, acting_user: Any = None, line_offset: int = 0) -> ImportReport:
     """Imports players from CSV text; returns what was created and which lines were refused, and why.
 
     Each player created is on the registry's record (``PlayerLog``, ``created``) with the
@@ -87,22 +107,23 @@ def players_import(text: str, *, dry_run: bool = False, acting_user: Any = None)
     if "name" not in header:
         raise CSVFormatError(f"The first line must be a header naming the columns ({', '.join(COLUMNS)}).")
     reader.fieldnames = header
-    known_ids = set(Player.objects.exclude(federation_id="").values_list("federation", "federation_id"))
-    known_names = {player_name_key(n, c) for n, c in Player.objects.values_list("name", "club")}
+    known_ids = {(f, i): pk for pk, f, i in Player.objects.exclude(federation_id="").values_list(
+        "pk", "federation", "federation_id")}
+    known_names = {player_name_key(n, c): pk for pk, n, c in Player.objects.values_list("pk", "name", "club")}
     club_names = dict(Club.objects.values_list("key", "name"))  # a registered club's spelling (clubs app)
     seen_ids: dict[tuple[str, str], int] = {}
     seen_names: dict[tuple[str, str], int] = {}
     report = ImportReport(dry_run=dry_run)
     accepted: list[Player] = []
     for row in _rows(reader):
-        line = reader.line_num
+        line = reader.line_num - line_offset  # lines counted as the user wrote them (``with_header`` added one)
         values = {k: (row.get(k) or "").strip() for k in COLUMNS}
         values["club"] = club_names.get(club_key(values["club"]), values["club"])
         if not any(values.values()):
             continue  # a blank line
 
-        def refuse(reason: str, values: dict[str, str] = values, line: int = line) -> None:
-            report.refused.append(RefusedRow(line, reason, values))
+        def refuse(reason: str, values: dict[str, str] = values, line: int = line, player: int | None = None) -> None:
+            report.refused.append(RefusedRow(line, reason, values, player))
 
         if None in row and row[None]:  # type: ignore[index]
             refuse("more fields than the header names")
@@ -134,7 +155,7 @@ def players_import(text: str, *, dry_run: bool = False, acting_user: Any = None)
         name_key = player_name_key(values["name"], values["club"])
         if values["federation_id"]:
             if fed_key in known_ids:
-                refuse(f"{values['federation']} {values['federation_id']} is already registered")
+                refuse(f"{values['federation']} {values['federation_id']} is already registered", player=known_ids[fed_key])
                 continue
             if fed_key in seen_ids:
                 refuse(f"duplicate of line {seen_ids[fed_key]} ({values['federation']} {values['federation_id']})")
@@ -142,7 +163,8 @@ def players_import(text: str, *, dry_run: bool = False, acting_user: Any = None)
             seen_ids[fed_key] = line
         else:
             if name_key in known_names:
-                refuse(f"{values['name']} ({values['club'] or 'no club'}) is already registered")
+                refuse(f"{values['name']} ({values['club'] or 'no club'}) is already registered",
+                       player=known_names[name_key])
                 continue
             if name_key in seen_names:
                 refuse(f"duplicate of line {seen_names[name_key]} (same name and club)")

@@ -154,6 +154,8 @@ class RefusedRowSerializer(serializers.Serializer):
     line = serializers.IntegerField()
     reason = serializers.CharField()
     row = serializers.DictField(child=serializers.CharField(allow_blank=True))
+    player = serializers.IntegerField(allow_null=True, required=False,
+                                      help_text="The registered player the row is, when it is a duplicate of one.")
 
 
 class PlayersImportReportSerializer(serializers.Serializer):
@@ -505,6 +507,29 @@ class ResultSerializer(serializers.Serializer):
     game = serializers.IntegerField(min_value=1, max_value=MAX_ID)
     result = serializers.ChoiceField(choices=Game.Result.choices)
     reason = _note()
+    forfeit = serializers.BooleanField(required=False, default=False,
+                                       help_text="The loser did not play the game (a forfeit, Law 30): 1-0 or 0-1.")
+
+
+class ResultUndoSerializer(serializers.Serializer):
+    game = serializers.IntegerField(min_value=1, max_value=MAX_ID)
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=NOTE_MAX_LENGTH, default="")
+
+
+class EntriesImportSerializer(serializers.Serializer):
+    csv = serializers.CharField(trim_whitespace=False, max_length=200_000, help_text=(
+        "CSV text (name, club, federation, federation_id, rating), with its header line or without it (the columns "
+        "in that order; lines pasted from a spreadsheet, separated by tabs, are read too)."))
+    dry_run = serializers.BooleanField(required=False, default=True, help_text=(
+        "true (the default): the preview, nothing written; false: register the new players and enter them all."))
+
+
+class EntriesImportReportSerializer(serializers.Serializer):
+    created = serializers.ListField(child=serializers.DictField(), help_text="New players: registered and entered.")
+    entered = serializers.ListField(child=serializers.DictField(), help_text="Players of the registry: entered.")
+    already = serializers.ListField(child=serializers.DictField(), help_text="Entered already: nothing done.")
+    refused = RefusedRowSerializer(many=True)
+    dry_run = serializers.BooleanField()
 
 
 # --- read shapes (documented for the schema; the views build plain dicts) ----------------------

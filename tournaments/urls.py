@@ -39,6 +39,7 @@ urlpatterns = [
     path("<slug:slug>/manage/prohibitions", views.manage_prohibition, name="manage-prohibition"),
     path("<slug:slug>/manage/entries", views.manage_entry_add, name="manage-entry-add"),
     path("<slug:slug>/manage/players", views.manage_player_add, name="manage-player-add"),
+    path("<slug:slug>/manage/import", views.manage_import, name="manage-import"),
     path("<slug:slug>/manage/withdraw", views.manage_withdraw, name="manage-withdraw"),
     path("<slug:slug>/manage/rounds", views.manage_pair, name="manage-pair"),
     path("<slug:slug>/manage/rounds/<id:number>/pairings", views.manage_edit, name="manage-edit"),

@@ -562,8 +562,11 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
     rounds = selectors.rounds_with_matches(tournament)
     preview = next((r for r in rounds if r.status == Round.Status.PREVIEW), None)
     allowed = services.ALLOWED_TRANSITIONS.get(tournament.status, ())
+    desk = _desk(tournament, rounds, preview, entries)
     return render(request, "tournaments/manage.html", {
-        "tournament": tournament, "entries": entries,
+        "tournament": tournament, "entries": entries, "desk": desk,
+        "takes_entries": tournament.status in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION) or (
+            tournament.status == Tournament.Status.RUNNING and tournament.format == Tournament.Format.SWISS),
         "available": Player.objects.exclude(pk__in=entered).order_by("name"),
         "rounds": rounds, "preview": preview, "preview_players": [e.player for e in entries],
         "next_status": allowed[0] if allowed else None, "player_form": PlayerForm(),
@@ -584,6 +587,63 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
         "pairing_form": PairingForm(initial={f: getattr(tournament, f) for f in PairingForm.base_fields}),
         "byes": selectors.byes_data(tournament), "prohibitions": selectors.prohibitions_data(tournament),
     })
+
+
+#: The steps of running a tournament, in order, as the manage page shows them.
+DESK_STEPS = [("entries", "Players"), ("check-in", "Check-in and pairing"), ("preview", "Preview and publish"),
+              ("results", "Results"), ("finish", "Close")]
+
+
+def _desk(tournament: Tournament, rounds: list[Round], preview: Round | None, entries: list[Entry]) -> dict[str, Any]:
+    """Says where the tournament stands and the one next step: the step's key (``DESK_STEPS``), its words, the round
+    whose results are being entered (its games still open, by board), and the steps for the page's overview."""
+    published = [r for r in rounds if r.status != Round.Status.PREVIEW]
+    last = published[-1] if published else None
+    active = sum(1 for e in entries if e.status == Entry.Status.ACTIVE)
+    current, open_games = None, []
+    if last is not None and last.status != Round.Status.FINISHED and tournament.status == Tournament.Status.RUNNING:
+        current = last
+        for match in last.matches.all():
+            for mg in match.match_games.all():
+                if mg.game.status != Game.Status.FINISHED:
+                    one_black = mg.game.black_id == match.player_one_id
+                    black, white = (match.player_one, match.player_two) if one_black else (match.player_two,
+                                                                                              match.player_one)
+                    open_games.append({"game": mg.game.pk, "board": match.board, "number": mg.number,
+                                       "black": black.name if black else "", "white": white.name if white else ""})
+    status = tournament.status
+    if status == Tournament.Status.DRAFT:
+        step, text = "entries", ("Enter the players (search the registry, or paste or import new ones), then open "
+                                 "registration.")
+    elif status == Tournament.Status.REGISTRATION:
+        step, text = ("entries", f"Enter at least 2 players ({active} so far).") if active < 2 else (
+            "check-in", f"{active} players entered. Check them in if you like, then start the tournament.")
+    elif status == Tournament.Status.FINISHED:
+        step, text = "finished", "The tournament is finished: its standings are final."
+    elif preview is not None:
+        step, text = "preview", (f"Check round {preview.number}'s preview below (edit it with a reason if needed), "
+                                 f"then publish it.")
+    elif open_games:
+        step, text = "results", (f"Enter round {current.number}'s results: {len(open_games)} game"
+                                 f"{'s' if len(open_games) != 1 else ''} still to play.")
+    else:
+        total = services.rounds_total(tournament)
+        complete = last is None or services.round_is_complete(last)
+        played_out = (total is not None and last is not None and last.number >= total) or (
+            total is None and last is not None and complete
+            and sum(1 for m in last.matches.all() if m.player_two_id) <= 1)
+        if not complete:
+            step, text = "results", f"Round {last.number}'s matches are not all decided yet."
+        elif played_out:
+            step, text = "finish", "Every round is played: close the tournament to make the standings final."
+        else:
+            number = last.number + 1 if last else 1
+            step, text = "check-in", f"Check in the players for round {number}, then pair it."
+    keys = [key for key, _label in DESK_STEPS]
+    at = keys.index(step) if step in keys else len(keys)
+    return {"step": step, "text": text, "current": current, "open_games": open_games,
+            "steps": [{"key": key, "label": label, "done": index < at, "now": index == at}
+                      for index, (key, label) in enumerate(DESK_STEPS)]}
 
 
 #: The anchors the management page's forms return to.
@@ -777,6 +837,52 @@ def manage_player_add(request: HttpRequest, slug: str) -> HttpResponse:
             services.entry_add(acting_user=request.user, tournament=t, player=player)
         return f"{player.name} is registered and entered.{_stale_note(t)}"
     return _act(request, slug, act)
+
+
+#: The longest text of players an import reads (some 2,000 lines).
+IMPORT_MAX_CHARS = 200_000
+
+
+@login_required
+@require_POST
+def manage_import(request: HttpRequest, slug: str) -> HttpResponse:
+    """Previews the entry of players pasted one a line or read from a CSV file (nothing written), and, confirmed,
+    registers the new ones and enters them all (``services.entries_import``); a refusal keeps the text."""
+    tournament = _tournament(slug)
+    if not services.is_director_of(tournament, request.user):
+        raise PermissionDenied("Only a director of this tournament may manage it.")
+    text = request.POST.get("csv", "")
+    refusal: AppError | None = None
+    report = None
+    upload = request.FILES.get("file")
+    try:
+        if upload is not None and upload.size:
+            if upload.size > IMPORT_MAX_CHARS:
+                raise services.InvalidInput.field("file", f"The file is larger than {IMPORT_MAX_CHARS} bytes.")
+            try:
+                text = upload.read().decode("utf-8-sig")
+            except UnicodeDecodeError as error:
+                raise services.InvalidInput.field("file", "The file is not UTF-8 text: save it as CSV UTF-8.") \
+                    from error
+        if "\x00" in text:
+            raise services.InvalidInput.field("csv", "The text holds a NUL character.")
+        if len(text) > IMPORT_MAX_CHARS:
+            raise services.InvalidInput.field("csv", f"The text is longer than {IMPORT_MAX_CHARS} characters.")
+        confirm = request.POST.get("confirm") == "yes"
+        report = services.entries_import(acting_user=request.user, tournament=tournament, text=text,
+                                         dry_run=not confirm)
+    except AppError as error:
+        refusal = error
+    else:
+        if confirm:
+            messages.success(request, f"{len(report.created)} new player(s) registered; "
+                             f"{len(report.created) + len(report.entered)} player(s) entered.{_stale_note(tournament)}")
+            return redirect(reverse("tournaments:manage", kwargs={"slug": slug}) + "#entries")
+    fields = refusal.details.get("fields") if refusal is not None and isinstance(refusal.details, dict) else None
+    return render(request, "tournaments/import.html", {
+        "tournament": tournament, "csv": text, "report": report, "refusal": refusal,
+        "refusal_detail": "; ".join(" ".join(problems) for problems in fields.values()) if fields else "",
+    }, status=refusal.status_code if refusal is not None else 200)
 
 
 @login_required

@@ -74,6 +74,9 @@ def _writes(game: int, players) -> list[tuple[str, str, dict]]:
         ("put", "/api/v1/tournaments/spring/rounds/1/schedule", {"scheduled_at": "2030-05-02T10:00:00Z"}),
         ("post", "/api/v1/tournaments/spring/results/", {"game": game, "result": "1-0", "reason": "r"}),
         *_club_writes(p0, p1),
+        ("post", "/api/v1/tournaments/spring/results/", {"game": game, "result": "1-0", "reason": "r", "forfeit": True}),
+        ("post", "/api/v1/tournaments/spring/results/undo/", {"game": game, "reason": "r"}),
+        ("post", "/api/v1/tournaments/spring/entries/import/", {"csv": "New One, Leeds", "dry_run": True}),
     ]
     from arbitration.rulings.requests import FIELDS
 
@@ -165,6 +168,7 @@ def test_the_management_pages_answer_hostile_forms_without_a_server_error(world,
         "rounds/1/forfeit": {"board": "1", "winner": str(players[0].pk), "reason": "r"},
         "rounds/1/schedule": {"scheduled_at": "2030-05-02T10:00"},
         "results": {"game": str(game), "result": "1-0", "reason": "r"},
+        "import": {"csv": "New One, Leeds", "confirm": "no"},
     }
     failures = []
     for action, form in forms.items():

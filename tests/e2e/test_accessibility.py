@@ -339,13 +339,14 @@ def player_states(walk: Walk, slug: str, *, finished, swiss) -> None:  # noqa: A
 
 
 def director_states(walk: Walk, slug: str, *, blank) -> None:  # noqa: ANN001
-    """The director: a player marked absent at check-in, the next round's preview, its edit refused (no
-    reason), the new player's form refused, a game's and a round's scoresheets refused at a wrong move,
-    a new tournament's form refused."""
+    """The director: a player marked absent at check-in (saved in place), the next round's preview, its edit
+    refused (no reason), players pasted for import (the preview, then refused empty), the new player's form
+    refused, a game's and a round's scoresheets refused at a wrong move, the round published and a result typed in
+    the results grid, a new tournament's form refused."""
     page = walk.page("director")
     page.goto(f"/tournaments/{slug}/manage/")
-    page.get_by_test_id("check-in-row").last.get_by_role("button", name="Absent").click()
-    expect(page.locator("ul.messages")).to_contain_text("marked absent")
+    page.get_by_test_id("check-in-row").last.get_by_role("button", name=re.compile("absent$")).click()
+    expect(page.get_by_test_id("check-in-said")).to_contain_text("marked absent")  # saved in place, no reload
     expect(page.get_by_test_id("check-in-row").last.get_by_test_id("check-in-mark")).to_have_text("absent")
     walk.check(page, "manage-check-in")
 
@@ -357,13 +358,6 @@ def director_states(walk: Walk, slug: str, *, blank) -> None:  # noqa: ANN001
     page.get_by_test_id("edit-pairings").get_by_role("button", name="Save the pairings").click()
     expect(page.locator("ul.messages li.error")).to_contain_text("Say why")
     walk.check(page, "manage-preview-refused")
-
-    new_player = page.locator("details", has_text="A new player")
-    new_player.locator("summary").click()
-    new_player.get_by_role("textbox", name="Name").fill("   ")
-    new_player.get_by_role("button", name="Add and register").click()
-    expect(page.locator("ul.messages li.error")).to_contain_text("new player")
-    walk.check(page, "manage-new-player-refused")
 
     page.goto(f"/games/{blank.pk}/scoresheet")
     page.get_by_label("Moves").fill("1. 4-8")  # a black man cannot move onto his own
@@ -380,12 +374,52 @@ def director_states(walk: Walk, slug: str, *, blank) -> None:  # noqa: ANN001
     expect(page.get_by_test_id("scoresheets-error").get_by_test_id("refused-number")).to_be_visible()
     walk.check(page, "round-scoresheets-refused")
 
+    # the preview published: the results grid, a result typed (saved in place), then undone
+    page.goto(f"/tournaments/{slug}/manage/")
+    page.get_by_test_id("publish-button").click()
+    row = page.get_by_test_id("results-grid").get_by_test_id("grid-row").first
+    row.get_by_test_id("grid-result").press("=")
+    expect(row.get_by_test_id("grid-said")).to_have_text("saved")
+    walk.check(page, "manage-results-grid")
+    row.get_by_test_id("grid-result").press("u")
+    expect(row.get_by_test_id("grid-said")).to_have_text("undone")
+
     page.goto("/tournaments/manage/")
     page.get_by_role("textbox", name="Name").fill("Spring Open")
     page.locator("#id_deck_barred").fill("seven")  # barred openings are named by their numbers
     page.get_by_role("button", name="Create the tournament").click()
     expect(page.locator(".errorlist")).to_be_visible()
     walk.check(page, "my-tournaments-refused")
+
+    # a new Swiss in draft: its players found by search, pasted for import (the preview, then refused empty),
+    # the new player's form refused
+    page.goto("/tournaments/manage/")
+    form = page.get_by_test_id("create-tournament")
+    form.get_by_role("textbox", name="Name").fill("Walk Swiss")
+    form.get_by_label("Format").select_option("swiss")
+    form.get_by_role("spinbutton", name="Rounds").fill("3")
+    form.get_by_role("button", name="Create the tournament").click()
+    expect(page.get_by_test_id("next-step")).to_have_attribute("data-step", "entries")
+    page.get_by_test_id("player-search").fill("a")
+    page.get_by_test_id("player-choices").get_by_role("checkbox").first.check()
+    walk.check(page, "manage-draft-players")
+    page.get_by_test_id("import-players").get_by_test_id("import-text").fill("Nia Preview, Hull DC\n, no name")
+    page.get_by_test_id("import-players").get_by_test_id("import-preview").click()
+    expect(page.get_by_test_id("import-refused")).to_contain_text("Line 2: the name is missing")
+    walk.check(page, "manage-import-preview")
+    page.get_by_test_id("import-text").fill("")
+    page.get_by_test_id("import-preview").click()
+    expect(page.get_by_test_id("import-error")).to_be_visible()
+    walk.check(page, "manage-import-refused")
+    page.goto("/tournaments/walk-swiss/manage/")
+
+    new_player = page.locator("details", has_text="A new player")
+    new_player.locator("summary").click()
+    new_player.get_by_role("textbox", name="Name").fill("   ")
+    new_player.get_by_role("button", name="Add and register").click()
+    expect(page.locator("ul.messages li.error")).to_contain_text("new player")
+    walk.check(page, "manage-new-player-refused")
+
     page.close()
 
 

@@ -149,12 +149,12 @@ def test_the_clocks_count_down_and_show_time_called_and_the_loss_by_delay_live(
     expect(status).to_contain_text("Time called on Black", timeout=15_000)
     expect(page.get_by_test_id("clock-black-flag")).to_have_text("Time called")
     expect(page.get_by_test_id("clock-black")).to_have_class(re.compile(r"\bis-called\b"))
-    expect(page.get_by_test_id("log").locator("tbody tr").first).to_contain_text("time call", timeout=5_000)
+    expect(page.get_by_test_id("log").locator("tbody tr").first).to_contain_text("Time called", timeout=5_000)
     expect(status).to_contain_text("Loss by delay", timeout=15_000)
     expect(page.get_by_test_id("game-status")).to_contain_text("White won (0-1)")
     expect(page.get_by_test_id("termination")).to_contain_text("loss_by_delay")
     expect(page.get_by_test_id("clock-black-flag")).to_have_text("Loss by delay")
-    expect(page.get_by_test_id("log").locator("tbody tr").first).to_contain_text("game end")
+    expect(page.get_by_test_id("log").locator("tbody tr").first).to_contain_text("Game ended")
     expect(page.get_by_test_id("ruling-clock_pause")).to_be_disabled()
 
     # The visitor's page followed: its clocks and the result.
@@ -260,7 +260,7 @@ def test_a_director_pauses_adjusts_and_resumes_the_clock_from_the_console(page, 
     assert adjusted.data["seconds"] == 30.5
     assert adjusted.side == "black" and adjusted.note == "The clock ran during the dispute."
     expect(black).to_have_text(re.compile(r"^5:[23]\d$"))
-    expect(page.get_by_test_id("log").locator("tbody tr").first).to_contain_text("clock adjust")
+    expect(page.get_by_test_id("log").locator("tbody tr").first).to_contain_text("Clock adjusted")
 
     rule("Resume clock")
     expect(status).to_contain_text("Running: Black's clock")

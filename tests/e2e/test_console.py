@@ -80,7 +80,7 @@ def test_a_referee_plays_a_short_game_to_a_win_by_clicking(page, make_user, tmp_
     expect(page.get_by_test_id("result")).to_contain_text("1-0")
     expect(page.get_by_test_id("termination")).to_contain_text("no_legal_move")
     expect(page.get_by_test_id("move-3")).to_have_text("1x10x19")
-    expect(page.get_by_test_id("log").locator("tbody tr").first).to_contain_text("game end")
+    expect(page.get_by_test_id("log").locator("tbody tr").first).to_contain_text("Game ended")
 
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
@@ -126,7 +126,7 @@ def test_a_second_touch_offence_forfeits_the_game(page, make_user):
     record_touch_offence("White")
     expect(page.get_by_test_id("cautions")).to_have_text("Black 0 · White 1")
     expect(page.get_by_test_id("game-status")).to_contain_text("Black to move")
-    expect(page.get_by_test_id("log").locator("tbody tr").first).to_contain_text("touch offence")
+    expect(page.get_by_test_id("log").locator("tbody tr").first).to_contain_text("Touch without intimation")
     game.refresh_from_db()
     assert game.status == Game.Status.IN_PROGRESS
 

@@ -42,8 +42,10 @@ def test_director_runs_a_four_player_round_robin_to_final_standings(page, make_u
     expect(page.get_by_test_id("status")).to_have_text("Draft")
     expect(page.get_by_test_id("clock")).to_have_text("300 s a move")
 
-    # register the players, open registration, start
-    page.get_by_test_id("player-select").select_option(label=[f"{n} ({r})" for n, r in PLAYERS])
+    # register the players (ticked in the registry's list), open registration, start
+    pick = page.get_by_test_id("register-players")
+    for name, _rating in PLAYERS:
+        pick.get_by_role("checkbox", name=re.compile(name)).check()
     page.get_by_test_id("register-button").click()
     expect(page.get_by_test_id("entries").locator("tbody tr")).to_have_count(4)
     page.get_by_test_id("status-button").click()
@@ -52,21 +54,22 @@ def test_director_runs_a_four_player_round_robin_to_final_standings(page, make_u
     expect(page.get_by_test_id("status")).to_have_text("Running")
 
     # three rounds: pair (preview), publish, record every game (the higher rated player wins): the first
-    # through the referee console, the others through the director's result form
+    # through the referee console, the others typed in the manage page's results grid
     for number in (1, 2, 3):
         page.get_by_test_id("pair-button").click()
         expect(page.get_by_test_id("preview-match")).to_have_count(2)
         page.get_by_test_id("publish-button").click()
-        results = page.get_by_test_id(f"results-{number}")
-        expect(results.get_by_test_id("game-row")).to_have_count(4)
+        rows = page.get_by_test_id("results-grid").get_by_test_id("grid-row")
+        expect(rows).to_have_count(4)
         for index in range(4):
-            row = page.get_by_test_id(f"results-{number}").get_by_test_id("game-row").nth(index)
+            row = rows.nth(index)
             cells = row.locator("td")
-            black, white = cells.nth(2).inner_text().strip(), cells.nth(3).inner_text().strip()
+            black, white = cells.nth(1).inner_text().strip(), cells.nth(2).inner_text().strip()
             result = "1-0" if strength[black] > strength[white] else "0-1"
             if number == 1 and index == 0:
                 # the first game through the referee console: the weaker side resigns
-                row.get_by_role("link", name="console").click()
+                game_id = row.get_attribute("data-game")
+                page.goto(f"/games/{game_id}/console")
                 expect(page.get_by_test_id("game-status")).to_contain_text("to move")  # the console's script runs
                 page.get_by_test_id("rulings-menu").click()  # the rulings sit in one sheet
                 page.get_by_test_id("ruling-resign").click()
@@ -75,13 +78,18 @@ def test_director_runs_a_four_player_round_robin_to_final_standings(page, make_u
                 page.get_by_test_id("ruling-confirm").click()
                 expect(page.get_by_test_id("result")).to_contain_text(result)
                 page.goto("/tournaments/browser-rr/manage/")
-                expect(page.get_by_test_id("results-1").get_by_test_id("game-result").nth(0)).to_have_text(result)
+                expect(rows.nth(0).get_by_test_id("grid-result")).to_have_value(result)
                 continue
-            row.locator("select[name=result]").select_option(result)
-            row.locator("input[name=reason]").fill("score sheet")
-            row.get_by_role("button", name="Record").click()
-            expect(page.get_by_test_id(f"results-{number}").get_by_test_id("game-result").nth(index)).to_have_text(
-                result)
+            row.get_by_test_id("grid-result").press("1" if result == "1-0" else "0")
+            expect(row.get_by_test_id("grid-said")).to_have_text("saved")
+        if number < 3:
+            page.reload()
+            expect(page.get_by_test_id("results-grid")).to_have_count(0)  # the round is complete
+        else:
+            page.reload()
+        results = page.get_by_test_id(f"results-{number}")
+        for index in range(4):
+            expect(results.get_by_test_id("game-result").nth(index)).not_to_have_text("–")
 
     asked = []
     page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))

@@ -51,20 +51,25 @@ from tournaments.services.players import (
 )
 from tournaments.services.presence import ABSENT_POLICIES, presence_set
 from tournaments.services.ratings import ratings_update
-from tournaments.services.results import game_result_set, match_game_finished
+from tournaments.services.results import game_result_set, game_result_undo, match_game_finished
 from tournaments.services.rounds import (
     knockout_extend_tied,
     match_forfeit_set,
     round_discard,
+    round_is_complete,
+    round_open_games,
     round_pair,
     round_pairings_edit,
     round_publish,
     round_schedule_set,
+    rounds_total,
 )
 from tournaments.services.scoresheets import round_scoresheets_enter
 from tournaments.services.tournaments import (
     ALLOWED_TRANSITIONS,
+    EntriesImport,
     entries_add,
+    entries_import,
     entry_add,
     entry_withdraw,
     may_edit_player,
@@ -84,6 +89,7 @@ __all__ = [
     "player_claim_withdraw", "player_registrar_id", "player_unlink",
     "ABSENT_POLICIES", "ALLOWED_TRANSITIONS", "EntryConflict", "InvalidInput", "NotDirector", "PairingUnavailable", "RoundConflict",
     "RoundNotFound", "StatusTransitionRefused", "TournamentNotFound", "WrongTournamentStatus", "authorise_director",
+    "EntriesImport", "entries_import", "game_result_undo", "round_open_games", "round_is_complete", "rounds_total",
     "entries_add", "entry_add", "entry_withdraw", "game_result_set", "is_director_of", "knockout_extend_tied", "match_forfeit_set",
     "match_game_finished", "may_edit_player", "next_round_number", "player_create", "player_update", "presence_of",
     "presence_set",

@@ -17,7 +17,7 @@ from django.db import transaction
 from accounts.roles import is_director
 from arbitration.models import LogEntry
 from arbitration.services import ruling_issue
-from games.models import Game
+from games.models import Game, Termination
 from tournaments.models import Match, MatchGame, Round, Tournament, TournamentLog
 from tournaments.services.access import authorise_director, log_write, tournament_lock
 from tournaments.services.errors import InvalidInput, RoundConflict, WrongTournamentStatus
@@ -29,8 +29,9 @@ logger = logging.getLogger(__name__)
 
 
 @transaction.atomic
-def game_result_set(*, acting_user: Any, tournament: Tournament, game_id: int, result: str, reason: str) -> Game:
-    """Sets a game's result by a director, with a reason.
+def game_result_set(*, acting_user: Any, tournament: Tournament, game_id: int, result: str, reason: str,
+                    forfeit: bool = False) -> Game:
+    """Sets a game's result by a director, with a reason (``forfeit``: the loser did not play it, Law 30).
 
     A game in progress is adjudicated. A finished game's ending entry is superseded by a
     correction on its log (which puts the game back in play) and the new result adjudicated;
@@ -55,8 +56,12 @@ def game_result_set(*, acting_user: Any, tournament: Tournament, game_id: int, r
     match_game = MatchGame.objects.filter(game=game).select_related("match__round").first()
     knockout_match = match_game.match if match_game and tournament.format == Tournament.Format.KNOCKOUT else None
     winner_before = _knockout_winner(tournament, knockout_match) if knockout_match else None
-    if game.status == Game.Status.FINISHED and game.result == result:
+    termination = Termination.FORFEIT_ABSENCE if forfeit else None
+    if game.status == Game.Status.FINISHED and game.result == result and (
+            termination is None or game.termination == termination):
         raise RoundConflict(f"Game {game_id} already has the result {result}.")
+    if forfeit and result == Game.Result.DRAW:
+        raise InvalidInput.field("result", "A forfeit is won by one side: 1-0 or 0-1.")
     with result_recorded_by_service():  # the row below records both rulings
         if game.status == Game.Status.FINISHED:
             end = (LogEntry.objects.filter(game=game, kind=LogEntry.Kind.GAME_END, superseded_by__isnull=True)
@@ -65,7 +70,7 @@ def game_result_set(*, acting_user: Any, tournament: Tournament, game_id: int, r
                 ruling_issue(acting_user=acting_user, game_id=game.pk, kind=LogEntry.Kind.CORRECTION, note=reason,
                              payload={"entry": end.seq, "reason": reason})
         ruling_issue(acting_user=acting_user, game_id=game.pk, kind=LogEntry.Kind.ADJUDICATE, note=reason,
-                     payload={"result": result, "reason": reason})
+                     payload={"result": result, "reason": reason}, termination=termination)
     game.refresh_from_db()
     previous = (TournamentLog.objects.filter(tournament=tournament, data__game=game.pk,
                                              kind__in=[TournamentLog.Kind.RESULT_RECORDED,
@@ -73,10 +78,61 @@ def game_result_set(*, acting_user: Any, tournament: Tournament, game_id: int, r
                                              superseded_by__isnull=True).order_by("-id").first())
     log_write(tournament=tournament, kind=TournamentLog.Kind.RESULT_CORRECTED if before else
               TournamentLog.Kind.RESULT_RECORDED, actor=acting_user, reason=reason, supersedes=previous,
-              data={"game": game.pk, "before": before, "result": game.result})
+              data={"game": game.pk, "before": before, "result": game.result, **({"forfeit": True} if forfeit else {})})
     if knockout_match is not None:
         _knockout_check_correction(tournament, knockout_match, winner_before, game)
         knockout_extend_tied(acting_user=acting_user, round_=knockout_match.round)
+    return game
+
+
+@transaction.atomic
+def game_result_undo(*, acting_user: Any, tournament: Tournament, game_id: int, reason: str = "") -> Game:
+    """Takes back a result a director entered, while its round is open: the game is played (or entered) again.
+
+    The game's ending entry is superseded by a correction on its log, which puts the game back
+    in play, and the tournament's log gets a ``result_corrected`` row with no result that
+    supersedes the game's previous one; nothing is erased. Refused once the round is finished
+    (the next round is paired) or the tournament is, for a result not entered by a director
+    (a game ended at the board is corrected with a result instead), and in a knockout once the
+    match was extended by a tie-break block.
+    """
+    tournament = tournament_lock(tournament)
+    authorise_director(tournament, acting_user)
+    if tournament.status == Tournament.Status.FINISHED:
+        raise WrongTournamentStatus("The tournament is finished: its results, and the ratings computed from them, "
+                                    "are final.", details={"status": tournament.status})
+    reason = (reason or "").strip() or "Undone from the results grid."
+    game = Game.objects.select_for_update().select_related("round").filter(pk=game_id,
+                                                                           round__tournament=tournament).first()
+    if game is None:
+        raise InvalidInput.field("game", f"Game {game_id} is not a game of this tournament.")
+    if game.round.status == Round.Status.FINISHED:
+        raise RoundConflict(f"Round {game.round.number} is closed (the next round is paired): game {game_id}'s "
+                            "result is corrected, not undone.", details={"game": game_id, "round": game.round.number})
+    end = (LogEntry.objects.filter(game=game, kind=LogEntry.Kind.GAME_END, superseded_by__isnull=True)
+           .order_by("-seq").first())
+    if game.status != Game.Status.FINISHED or end is None:
+        raise RoundConflict(f"Game {game_id} has no result to undo.", details={"game": game_id})
+    ruled = LogEntry.objects.filter(game=game, seq=end.seq - 1, kind=LogEntry.Kind.ADJUDICATE).exists()
+    if not ruled:
+        raise RoundConflict(f"Game {game_id}'s result was not entered by a director (it ended at the board): "
+                            "correct it with a result and a reason instead.", details={"game": game_id})
+    match_game = MatchGame.objects.filter(game=game).select_related("match").first()
+    if (match_game is not None and tournament.format == Tournament.Format.KNOCKOUT
+            and match_game.match.match_games.filter(number__gt=match_game.match.games_planned).exists()):
+        raise RoundConflict(f"Game {game_id}: its match was extended by a tie-break block; correct the result "
+                            "instead.", details={"game": game_id})
+    before = game.result
+    with result_recorded_by_service():
+        ruling_issue(acting_user=acting_user, game_id=game.pk, kind=LogEntry.Kind.CORRECTION, note=reason,
+                     payload={"entry": end.seq, "reason": reason})
+    game.refresh_from_db()
+    previous = (TournamentLog.objects.filter(tournament=tournament, data__game=game.pk,
+                                             kind__in=[TournamentLog.Kind.RESULT_RECORDED,
+                                                       TournamentLog.Kind.RESULT_CORRECTED],
+                                             superseded_by__isnull=True).order_by("-id").first())
+    log_write(tournament=tournament, kind=TournamentLog.Kind.RESULT_CORRECTED, actor=acting_user, reason=reason,
+              supersedes=previous, data={"game": game.pk, "before": before, "result": None, "undone": True})
     return game
 
 

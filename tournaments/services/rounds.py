@@ -154,7 +154,7 @@ def _dutch_pairings(tournament: Tournament, number: int, entries: list[Entry]) -
     return pairings, [note]
 
 
-def _rounds_total(tournament: Tournament) -> int | None:
+def rounds_total(tournament: Tournament) -> int | None:
     """Returns how many rounds the tournament has (None for a knockout: until one is left)."""
     if tournament.format == Format.SWISS:
         return tournament.round_count
@@ -168,6 +168,14 @@ def round_is_complete(round_: Round) -> bool:
     """Tells whether every game of the round is finished and every match decided."""
     outcomes = match_outcomes(round_.tournament, rounds=[round_])
     return all(o.complete for o in outcomes.values())
+
+
+def round_open_games(round_: Round) -> list[dict[str, Any]]:
+    """Returns the games of a round not finished yet, by board: game id, board, Black's and White's names."""
+    rows = (MatchGame.objects.filter(match__round=round_).exclude(game__status=Game.Status.FINISHED)
+            .order_by("match__board", "number")
+            .values_list("game_id", "match__board", "game__black__name", "game__white__name"))
+    return [{"game": game, "board": board, "black": black, "white": white} for game, board, black, white in rows]
 
 
 def _pairings_for(tournament: Tournament, number: int) -> tuple[list[pure.Pairing], list[str]]:
@@ -322,10 +330,17 @@ def _round_pair(*, acting_user: Any, tournament: Tournament,
             if extended:
                 return None, (last.number, extended)  # committed; round_pair reports it
         if not round_is_complete(last):
-            raise RoundConflict(f"Round {last.number} is not finished yet.", details={"round": last.number})
+            open_games = round_open_games(last)
+            named = "; ".join(f"board {g['board']}, game {g['game']} ({g['black']} v {g['white']})"
+                              for g in open_games[:12])
+            more = f" and {len(open_games) - 12} more" if len(open_games) > 12 else ""
+            raise RoundConflict(f"Round {last.number} is not finished: "
+                                + (f"still to play: {named}{more}." if open_games else
+                                   "a match is not decided yet."),
+                                details={"round": last.number, "games": open_games})
     if last is not None and last.status != Round.Status.FINISHED and round_is_complete(last):
         round_status_set(last, Round.Status.FINISHED, acting_user=acting_user)
-    total = _rounds_total(tournament)
+    total = rounds_total(tournament)
     if total is not None and number > total:
         raise RoundConflict(f"All {total} rounds have been paired.", details={"rounds": total})
     away = absentees(tournament, number)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -16,6 +18,7 @@ from clubs.services import club_member_sync, club_name_canonical
 from core.text import control_characters_message
 from games.models import Game, ProgressRule, RuleSet
 from players.models import Player, PlayerLog, player_name_key
+from tournaments.csv_import import CSVFormatError, RefusedRow, players_import, with_header
 from tournaments.models import Entry, Round, RoundBye, Tournament, TournamentLog
 from tournaments.scoring import TIEBREAKS
 from tournaments.services import pure
@@ -558,6 +561,76 @@ def entries_add(*, acting_user: Any, tournament: Tournament, players: list[Playe
         raise InvalidInput.field("player", "Choose a player to register.")
     return [entry_add(acting_user=acting_user, tournament=tournament, player=player, missed_rounds=missed_rounds)
             for player in players]
+
+
+@dataclass
+class EntriesImport:
+    """What an import of players into a tournament does (a preview) or did."""
+
+    created: list[Player] = dataclass_field(default_factory=list)  # new players: registered and entered
+    entered: list[Player] = dataclass_field(default_factory=list)  # players of the registry: entered
+    already: list[Player] = dataclass_field(default_factory=list)  # entered already: nothing done
+    refused: list[RefusedRow] = dataclass_field(default_factory=list)
+    dry_run: bool = True
+
+    def as_dict(self) -> dict[str, Any]:
+        def brief(player: Player) -> dict[str, Any]:
+            return {"id": player.pk, "name": player.name, "club": player.club, "federation": player.federation,
+                    "federation_id": player.federation_id, "rating": player.rating}
+        return {"created": [brief(p) for p in self.created], "entered": [brief(p) for p in self.entered],
+                "already": [brief(p) for p in self.already],
+                "refused": [{"line": r.line, "reason": r.reason, "row": r.row, "player": r.player}
+                            for r in self.refused], "dry_run": self.dry_run}
+
+
+@transaction.atomic
+def entries_import(*, acting_user: Any, tournament: Tournament, text: str, dry_run: bool = True) -> EntriesImport:
+    """Enters the players of a CSV text (or pasted lines) in a tournament: the new ones are registered first.
+
+    ``dry_run`` (the preview) writes nothing and says what the import would do: the players it
+    registers and enters, the registered players it enters (a row whose federation id, or name
+    and club, is a registered player's), those entered already, and the lines refused and why.
+    Without it the import is one transaction: every new player registered (on the registry's
+    record) and every player entered (on the tournament's log), or nothing.
+    """
+    tournament = tournament_lock(tournament)
+    authorise_director(tournament, acting_user)
+    if tournament.status == Status.FINISHED:
+        raise WrongTournamentStatus("The tournament is finished.")
+    if tournament.status == Status.RUNNING and tournament.format != Tournament.Format.SWISS:
+        raise WrongTournamentStatus(
+            f"A {tournament.get_format_display().lower()} takes no late entries once it is running.")
+    if not (text or "").strip():
+        raise InvalidInput.field("csv", "Paste the players, one a line (name, club, federation, federation id, "
+                                 "rating), or choose a CSV file.")
+    headed = with_header(text)
+    shift = 1 if headed.count("\n") > text.count("\n") else 0  # a header added: lines counted as pasted
+    text = headed
+    try:
+        check = players_import(text, dry_run=True, line_offset=shift)
+    except CSVFormatError as error:
+        raise InvalidInput.field("csv", str(error)) from error
+    entered_ids = set(Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE)
+                      .values_list("player_id", flat=True))
+    known: list[int] = []
+    refused: list[RefusedRow] = []
+    for row in check.refused:
+        if row.player is None:
+            refused.append(row)
+        elif row.player not in known:
+            known.append(row.player)
+    players = Player.objects.in_bulk(known)
+    report = EntriesImport(refused=refused, dry_run=dry_run,
+                           entered=[players[pk] for pk in known if pk not in entered_ids],
+                           already=[players[pk] for pk in known if pk in entered_ids])
+    if dry_run:
+        report.created = check.created
+        return report
+    if not check.created and not report.entered:
+        raise InvalidInput.field("csv", "No player to enter: every line is refused or entered already.")
+    report.created = players_import(text, acting_user=acting_user).created
+    entries_add(acting_user=acting_user, tournament=tournament, players=[*report.created, *report.entered])
+    return report
 
 
 @transaction.atomic

@@ -81,18 +81,22 @@ function renderLog(entries) {
   }).forEach(function (entry) {
     var row = el("tr", { "data-testid": "log-entry", "data-kind": entry.kind, "data-seq": entry.seq });
     var when = entry.created_at ? new Date(entry.created_at) : null;
-    row.appendChild(el("td", {}, entry.seq));
-    row.appendChild(el("td", { title: entry.created_at || "" }, when && !isNaN(when) ? when.toLocaleTimeString() : ""));
-    row.appendChild(el("td", {}, entry.kind ? entry.kind.replace(/_/g, " ") : ""));
-    row.appendChild(el("td", {}, entry.side || ""));
-    row.appendChild(el("td", {}, entry.law || ""));
-    row.appendChild(el("td", {}, entry.ply === undefined ? "" : entry.ply));
+    logKinds = logKinds || readJson("log-kinds") || {};
+    // each cell names its column (data-label): on a phone the rows are read as cards (console.css)
+    row.appendChild(el("td", { "data-label": "#" }, entry.seq));
+    row.appendChild(el("td", { "data-label": "Time", title: entry.created_at || "" },
+      when && !isNaN(when) ? when.toLocaleTimeString() : ""));
+    row.appendChild(el("td", { "data-label": "Kind", class: "kind" },
+      logKinds[entry.kind] || (entry.kind ? entry.kind.replace(/_/g, " ") : "")));
+    row.appendChild(el("td", { "data-label": "Side" }, entry.side || ""));
+    row.appendChild(el("td", { "data-label": "Law" }, entry.law || ""));
+    row.appendChild(el("td", { "data-label": "Ply" }, entry.ply === undefined || entry.ply === null ? "" : entry.ply));
     var note = [entry.note || "", describeData(entry)].filter(Boolean).join(" · ");
     if (entry.supersedes) {
       note += (note ? " · " : "") + "supersedes #" + entry.supersedes;
     }
-    row.appendChild(el("td", { class: "note" }, note));
-    row.appendChild(el("td", {}, entry.actor || "system"));
+    row.appendChild(el("td", { "data-label": "Note", class: "note" }, note));
+    row.appendChild(el("td", { "data-label": "By" }, entry.actor || "system"));
     body.appendChild(row);
   });
   if (!entries.length) {
