@@ -15,7 +15,7 @@ from rest_framework.test import APIClient
 from clubs import services as club_services
 from clubs.models import Club, ClubLog
 from leagues import services
-from leagues.errors import NotAllowed, RuleBroken
+from leagues.errors import InvalidInput, NotAllowed, RuleBroken
 from leagues.models import RosterEntry, Team
 from players.models import Player
 from tests.leagues.conftest import build_league, captain_of, sheet
@@ -74,9 +74,10 @@ def test_team_add_resolves_the_club_by_its_key_and_makes_a_new_one(make_user, di
     assert team.club_id == bristol.pk and team.club_name == "Bristol DC"
     assert world.teams[0].club.name == "Club 0"  # a new name: a club record, on its record
     assert ClubLog.objects.filter(club=world.teams[0].club, kind="created").exists()
-    with pytest.raises(Exception, match="team number 1"):
+    with pytest.raises(InvalidInput) as refused:
         services.team_add(acting_user=world.secretary, season=world.season, division=world.division,
                           club=bristol, name="Bristol again")
+    assert "Bristol DC has a team number 1" in refused.value.details["fields"]["number"][0]
 
 
 @pytest.mark.django_db
