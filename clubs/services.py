@@ -334,3 +334,19 @@ def club_members_sync(*, acting_user: Any, players: list[Player]) -> None:
     """``club_member_sync`` for each player (the CSV import's players, after their rows are written)."""
     for player in players:
         club_member_sync(acting_user=acting_user, player=player)
+
+
+def club_for_name(*, acting_user: Any, name: str) -> Club:
+    """Returns the club whose key the name has (case and spacing ignored); a name no club has becomes a club record,
+    created by the acting user (a league's secretary entering a team of a club not yet registered), on its record.
+    A name without a letter or digit is refused (400)."""
+    key = club_key(name)
+    if not key:
+        raise ClubInvalid.field("club_name", "A club needs a name.")
+    club = Club.objects.filter(key=key).first()
+    if club is None:
+        club = Club.objects.create(name=" ".join(name.split()), key=key,
+                                   created_by=acting_user if is_director(acting_user) else None)
+        _club_logged(club=club, kind=ClubLog.Kind.CREATED, actor=acting_user, changes={"name": (None, club.name)},
+                     reason="named by a league entering a team")
+    return club

@@ -1,4 +1,5 @@
-"""Who may write to a league: its secretary directs it; a captain writes only his own team's sheet and card."""
+"""Who may write to a league: its secretary directs it; a captain writes only his own team's sheet and card; a
+club's secretary keeps his own club's teams' rosters (and enters its teams where the league lets clubs do so)."""
 
 from __future__ import annotations
 
@@ -39,9 +40,27 @@ def authorise_captain(fixture: Fixture, user: Any, side: str) -> None:
         raise NotAllowed(f"Only the captain of the {side} team ({team}) may do this.")
 
 
+def is_club_secretary(club: Any, user: Any) -> bool:
+    """Tells whether the user is the secretary of this club (a club record, or None: no one is)."""
+    if club is None or user is None or not user.is_authenticated:
+        return False
+    return club.secretary_id is not None and club.secretary_id == user.pk
+
+
+def authorise_team_entry(league: League, club: Any, user: Any) -> None:
+    """Refuses (403) anyone but the league's secretary, or this club's secretary when the league lets clubs enter
+    their teams (``League.clubs_enter_teams``)."""
+    if is_secretary(league, user):
+        return
+    if league.clubs_enter_teams and is_club_secretary(club, user):
+        return
+    raise NotAllowed("Only the league's secretary (or, where the league lets clubs enter teams, the club's own "
+                     "secretary) may enter a team of this club.")
+
+
 def authorise_team_writer(team: Team, user: Any) -> None:
-    """Refuses (403) anyone but the team's captain or its league's secretary."""
-    if is_secretary(team.season.league, user):
+    """Refuses (403) anyone but the team's captain, its club's secretary or its league's secretary."""
+    if is_secretary(team.season.league, user) or is_club_secretary(team.club, user):
         return
     if user is None or not user.is_authenticated or team.captain_id != user.pk:
-        raise NotAllowed(f"Only the captain of {team} or the league's secretary may do this.")
+        raise NotAllowed(f"Only the captain of {team}, its club's secretary or the league's secretary may do this.")

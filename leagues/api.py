@@ -19,6 +19,7 @@ from rest_framework.response import Response
 import core.converters  # noqa: F401 (registers <id:...>)
 from arbitration.api import ReadOrSignedIn
 from arbitration.serializers import ErrorBodySerializer
+from clubs.models import Club
 from core.csvsafe import csv_writer
 from core.limits import MAX_ID
 from leagues import selectors, services
@@ -151,7 +152,8 @@ class LeagueViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         services.season_create(acting_user=request.user, league=self.get_object(), **serializer.validated_data)
         return Response(LeagueSerializer(self.get_object()).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(summary="Enter a club's team in a season's division, with its captain (the secretary)",
+    @extend_schema(summary="Enter a club's team in a season's division, with its captain (the secretary; or the "
+                           "club's secretary, where the league lets clubs enter teams)",
                    request=TeamCreateSerializer, responses={201: TeamSerializer, **_errors(400, 401, 403, 404, 409)})
     @action(detail=True, methods=["post"])
     def teams(self, request: Request, slug: str) -> Response:
@@ -162,6 +164,10 @@ class LeagueViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         season = get_object_or_404(Season.objects.filter(league=league), pk=data.pop("season"))
         division = get_object_or_404(Division.objects.filter(league=league), pk=data.pop("division"))
         username = data.pop("captain", "")
+        if "club" in data:
+            data["club"] = Club.objects.filter(pk=data["club"]).first()
+            if data["club"] is None:
+                raise InvalidInput.field("club", "There is no such club.")
         captain = None
         if username:
             captain = get_user_model().objects.filter(username=username).first()

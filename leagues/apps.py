@@ -9,6 +9,10 @@ class LeaguesConfig(AppConfig):
 
     def ready(self) -> None:
         from arbitration.signals import game_finished
+        from clubs.pages import ClubPageSection, club_page_section_register
+        from leagues.selectors import club_teams
         from leagues.tasks import on_game_finished
 
         game_finished.connect(on_game_finished, dispatch_uid="leagues.on_game_finished")
+        club_page_section_register(ClubPageSection(key="teams", title="Teams and next matches",
+                                                   template="leagues/club_section.html", context=club_teams))

@@ -32,6 +32,9 @@ class League(models.Model):
         default=False, help_text="Sheets list players by rating (else in the roster's nominated order).")
     higher_team_limit = models.PositiveSmallIntegerField(
         default=3, help_text="A player who played this many matches for a higher team of his club may not drop.")
+    clubs_enter_teams = models.BooleanField(
+        default=False, help_text="A club's secretary may enter a team of his club in a division (else only the "
+                                 "league's secretary enters teams).")
     promotion_places = models.PositiveSmallIntegerField(default=1)
     relegation_places = models.PositiveSmallIntegerField(default=1)
     log_seq = models.PositiveIntegerField(default=0, editable=False)
@@ -103,7 +106,9 @@ class Team(models.Model):
 
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="teams")
     division = models.ForeignKey(Division, on_delete=models.PROTECT, related_name="teams")
-    club_name = models.CharField(max_length=120, help_text="The club (a clubs.Club once that app is merged).")
+    club = models.ForeignKey("clubs.Club", null=True, blank=True, on_delete=models.PROTECT, related_name="teams",
+                             help_text="The club: its secretary keeps the team's roster.")
+    club_name = models.CharField(max_length=120, help_text="The club's name as entered (the club record is the truth).")
     name = models.CharField(max_length=140)
     number = models.PositiveSmallIntegerField(default=1, help_text="The club's team number: 1 is its first team.")
     captain = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,

@@ -84,3 +84,29 @@ def captain_fixtures(user: Any) -> list[Fixture]:
     teams = Team.objects.filter(captain=user, season__status=Season.Status.RUNNING)
     return list((Fixture.objects.filter(home__in=teams) | Fixture.objects.filter(away__in=teams))
                 .select_related("home", "away", "season__league", "division").order_by("date", "round", "id"))
+
+
+def club_teams(club: Any, request: Any = None) -> dict[str, Any]:
+    """The club page's section: the club's teams (newest season first) and each one's next fixture to play.
+    Two queries, whatever the number of teams and fixtures."""
+    teams = list(Team.objects.filter(club=club).select_related("season__league", "division")
+                 .order_by("-season_id", "division__rank", "number", "id"))
+    ids = [t.pk for t in teams]
+    upcoming: dict[int, Fixture] = {}
+    if ids:
+        fixtures = (Fixture.objects.filter(Q(home_id__in=ids) | Q(away_id__in=ids))
+                    .filter(status__in=[Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED, Fixture.Status.STARTED])
+                    .select_related("home", "away").order_by("round", "id"))
+        for fixture in fixtures:
+            for team_id in (fixture.home_id, fixture.away_id):
+                if team_id in ids and team_id not in upcoming:
+                    upcoming[team_id] = fixture
+    rows = []
+    for team in teams:
+        fixture = upcoming.get(team.pk)
+        opponent = None
+        if fixture is not None:
+            opponent = fixture.away if fixture.home_id == team.pk else fixture.home
+        rows.append({"team": team, "fixture": fixture, "opponent": opponent,
+                     "home": fixture is not None and fixture.home_id == team.pk})
+    return {"rows": rows}

@@ -25,8 +25,8 @@ class LeagueSerializer(serializers.ModelSerializer):
         model = League
         fields = ["id", "name", "slug", "secretary", "board_count", "opening", "games_per_board", "rule_set",
                   "match_points_win", "match_points_draw", "match_points_loss", "board_order_by_rating",
-                  "higher_team_limit", "promotion_places", "relegation_places", "divisions", "seasons", "log_seq",
-                  "log_head"]
+                  "higher_team_limit", "clubs_enter_teams", "promotion_places", "relegation_places", "divisions",
+                  "seasons", "log_seq", "log_head"]
         read_only_fields = fields
 
     def get_divisions(self, league: League) -> list[dict[str, Any]]:
@@ -46,6 +46,8 @@ class LeagueCreateSerializer(serializers.Serializer):
     match_points_loss = serializers.IntegerField(min_value=0, max_value=10, default=0)
     board_order_by_rating = serializers.BooleanField(default=False)
     higher_team_limit = serializers.IntegerField(min_value=0, max_value=100, default=3)
+    clubs_enter_teams = serializers.BooleanField(default=False,
+                                                 help_text="A club's secretary may enter his club's teams.")
     promotion_places = serializers.IntegerField(min_value=0, max_value=50, default=1)
     relegation_places = serializers.IntegerField(min_value=0, max_value=50, default=1)
 
@@ -62,11 +64,20 @@ class SeasonCreateSerializer(serializers.Serializer):
 class TeamCreateSerializer(serializers.Serializer):
     season = serializers.IntegerField(min_value=1, max_value=MAX_ID)
     division = serializers.IntegerField(min_value=1, max_value=MAX_ID)
-    club_name = serializers.CharField(max_length=120)
+    club = serializers.IntegerField(min_value=1, max_value=MAX_ID, required=False,
+                                    help_text="The club record's id (or give club_name).")
+    club_name = serializers.CharField(max_length=120, required=False,
+                                      help_text="The club's name, matched case and spacing ignored (a club record "
+                                                "is made for a new name by the league's secretary).")
     name = serializers.CharField(max_length=140)
     number = serializers.IntegerField(min_value=1, max_value=20, default=1)
     captain = serializers.CharField(max_length=USERNAME_MAX_LENGTH, required=False, allow_blank=True,
                                     help_text="The captain's username.")
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if ("club" in attrs) == bool(attrs.get("club_name", "").strip()):
+            raise serializers.ValidationError({"club": ["Give the club (its id) or its name, one of them."]})
+        return attrs
 
 
 class TeamSerializer(serializers.ModelSerializer):
@@ -75,7 +86,7 @@ class TeamSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Team
-        fields = ["id", "name", "club_name", "number", "season", "division", "captain", "roster"]
+        fields = ["id", "name", "club", "club_name", "number", "season", "division", "captain", "roster"]
         read_only_fields = fields
 
     def get_roster(self, team: Team) -> list[dict[str, Any]]:

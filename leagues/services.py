@@ -16,8 +16,17 @@ from django.utils import timezone
 
 from accounts.roles import is_director
 from arbitration.creation import game_create
+from clubs.models import Club, club_key
+from clubs.services import club_for_name
 from games.models import Game
-from leagues.access import authorise_captain, authorise_secretary, authorise_team_writer, captain_side
+from leagues.access import (
+    authorise_captain,
+    authorise_secretary,
+    authorise_team_entry,
+    authorise_team_writer,
+    captain_side,
+    is_secretary,
+)
 from leagues.core.cup import cup_draw, cup_winner, next_round
 from leagues.core.match import (
     board_default,
@@ -74,7 +83,8 @@ def league_create(*, acting_user: Any, name: str, slug: str, secretary: Any = No
     if not is_director(acting_user):
         raise NotAllowed("Only a director may create a league.")
     allowed = {"board_count", "opening", "rule_set", "match_points_win", "match_points_draw", "match_points_loss",
-               "board_order_by_rating", "higher_team_limit", "promotion_places", "relegation_places"}
+               "board_order_by_rating", "higher_team_limit", "promotion_places", "relegation_places",
+               "clubs_enter_teams"}
     unknown = set(rules) - allowed
     if unknown:
         raise InvalidInput.field(sorted(unknown)[0], "Not a rule of a league.")
@@ -116,30 +126,42 @@ def season_create(*, acting_user: Any, league: League, name: str) -> Season:
 
 
 @transaction.atomic
-def team_add(*, acting_user: Any, season: Season, division: Division, club_name: str, name: str,
-             number: int = 1, captain: Any = None) -> Team:
-    """Enters a club's team in a season's division, with its captain (the league's secretary does)."""
+def team_add(*, acting_user: Any, season: Season, division: Division, name: str, club: Club | None = None,
+             club_name: str = "", number: int = 1, captain: Any = None) -> Team:
+    """Enters a club's team in a season's division, with its captain.
+
+    The club is a record, or a name resolved by its key (case and spacing ignored); a name no club has
+    becomes a club record when the league's secretary enters it. The league's secretary enters any club's
+    team; a club's secretary enters his own club's when the league lets clubs enter teams.
+    """
     league = _lock_league(season.league)
-    authorise_secretary(league, acting_user)
+    if club is None:
+        if is_secretary(league, acting_user):
+            club = club_for_name(acting_user=acting_user, name=club_name)
+        else:
+            club = Club.objects.filter(key=club_key(club_name)).first()
+    authorise_team_entry(league, club, acting_user)
+    assert club is not None  # authorise_team_entry lets no one but the league's secretary through without a club
     if division.league_id != league.pk:
         raise InvalidInput.field("division", "The division is not one of this league's.")
     if season.fixtures.filter(division=division).exists():
         raise FixtureConflict("The division's fixtures are made: no team joins it this season.")
     if Team.objects.filter(season=season, name=name).exists():
         raise InvalidInput.field("name", f"The season has a team {name!r} already.")
-    if Team.objects.filter(season=season, club_name=club_name, number=number).exists():
-        raise InvalidInput.field("number", f"{club_name} has a team number {number} this season already.")
-    team = Team.objects.create(season=season, division=division, club_name=club_name, name=name, number=number,
-                               captain=captain)
+    if Team.objects.filter(season=season, number=number).filter(Q(club=club) | Q(club_name=club.name)).exists():
+        raise InvalidInput.field("number", f"{club.name} has a team number {number} this season already.")
+    team = Team.objects.create(season=season, division=division, club=club, club_name=club.name, name=name,
+                               number=number, captain=captain)
     log_append(league=league, kind=Kind.TEAM_ADDED, actor=acting_user,
-               data={"team": team.pk, "name": name, "club": club_name, "number": number,
+               data={"team": team.pk, "name": name, "club": club.name, "club_id": club.pk, "number": number,
                      "division": division.pk, "captain": getattr(captain, "pk", None)})
     return team
 
 
 def _higher_teams(team: Team) -> Any:
     """The club's teams above ``team`` this season: in a higher division, or the same with a lower number."""
-    return Team.objects.filter(season_id=team.season_id, club_name=team.club_name).filter(
+    same_club = Q(club_id=team.club_id) if team.club_id is not None else Q(club__isnull=True, club_name=team.club_name)
+    return Team.objects.filter(season_id=team.season_id).filter(same_club).filter(
         Q(division__rank__lt=team.division.rank) | Q(division__rank=team.division.rank, number__lt=team.number))
 
 
@@ -181,7 +203,7 @@ def roster_set(*, acting_user: Any, team: Team, players: Sequence[int]) -> list[
     player who has played for the team keeps his place on the sheets he played on.
     """
     _lock_league(team.season.league)
-    team = Team.objects.select_related("season__league", "division").get(pk=team.pk)
+    team = Team.objects.select_related("season__league", "division", "club").get(pk=team.pk)
     authorise_team_writer(team, acting_user)
     ids = list(players)
     if len(set(ids)) != len(ids):

@@ -1,6 +1,6 @@
 """Trust boundaries of the leagues: every write of the league API, tried by an outsider director (another
-league's secretary), by captains of the league's teams on what is not theirs, and by the public. Nothing
-changes."""
+league's secretary), by captains of the league's teams on what is not theirs, by secretaries of clubs on what is
+not their club's (the league lets clubs enter teams), and by the public. Nothing changes."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from clubs.models import Club
 from games.models import Game
 from leagues import services
 from leagues.models import (
@@ -43,7 +44,8 @@ def snapshot() -> dict[str, Any]:
         "log": list(LeagueLog.objects.order_by("id").values_list("id", "kind")),
         "leagues": list(League.objects.order_by("id").values_list("id", "name", "log_seq")),
         "divisions": Division.objects.count(), "seasons": Season.objects.count(),
-        "teams": list(Team.objects.order_by("id").values_list("id", "name", "captain_id")),
+        "teams": list(Team.objects.order_by("id").values_list("id", "name", "captain_id", "club_id")),
+        "clubs": list(Club.objects.order_by("id").values_list("id", "key", "secretary_id")),
         "roster": list(RosterEntry.objects.order_by("id").values_list("id", "team_id", "player_id", "board")),
         "fixtures": list(Fixture.objects.order_by("id").values_list("id", "status", "date", "home_points", "card")),
         "sheets": list(SheetLine.objects.order_by("id").values_list("id", "player_id")),
@@ -83,8 +85,8 @@ def write_endpoints(world, fixture: Fixture, entered: Fixture, postponement: Pos
 
 
 def test_every_league_write_refuses_outsiders_other_captains_and_the_public(make_user):
-    world = build_league(make_user, teams=4)
-    other = build_league(make_user, slug="other", teams=2)
+    world = build_league(make_user, teams=4, clubs_enter_teams=True)
+    other = build_league(make_user, slug="other", teams=2, clubs_enter_teams=True)
     services.fixtures_make(acting_user=world.secretary, season=world.season, division=world.division)
     # a captain of this league whose team plays in none of the fixtures written to
     bystander_team = world.teams[-1]
@@ -99,9 +101,17 @@ def test_every_league_write_refuses_outsiders_other_captains_and_the_public(make
     postponement = services.postponement_request(acting_user=captain_of(world, postponed.home), fixture=postponed,
                                                  deadline=timezone.now() + timedelta(days=5))
     services.postponement_agree(acting_user=captain_of(world, postponed.away), postponement=postponement)
+    # the secretary of a club whose team plays in none of them; the secretary of a club of another league only
+    bystander_club_secretary = make_user("club_sec_bystander", "player")
+    Club.objects.filter(pk=bystander_team.club_id).update(secretary=bystander_club_secretary)
+    other_club = Club.objects.create(name="Only other", key="only other", secretary=make_user("club_sec_other",
+                                                                                                 "player"))
+    Team.objects.filter(pk=other.teams[0].pk).update(club=other_club)
     before = snapshot()
     outsiders = {"another league's secretary": other.secretary, "another league's captain": other.captains[0],
-                 "a captain of this league": bystander, "the public": None}
+                 "a captain of this league": bystander, "the public": None,
+                 "the secretary of another club of this league": bystander_club_secretary,
+                 "the secretary of a club of another league": other_club.secretary}
     for who, user in outsiders.items():
         for method, url, body in write_endpoints(world, first, entered, postponement):
             response = getattr(client_for(user), method)(url, body, format="json")
