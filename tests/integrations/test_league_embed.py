@@ -34,7 +34,7 @@ def test_the_league_table_embed_is_served_without_sign_in_and_may_be_framed(leag
     assert all(team.name in page for team in league.teams)
     first = page.index('data-testid="table-row"')
     assert league.fixture.home.name in page[first:first + 300]  # the defaulted match's winner leads
-    assert '<meta http-equiv="refresh" content="300">' in page
+    assert 'data-refresh="300"' in page and "js/embed-refresh.js" in page  # no push yet: it reads itself again
 
 
 def test_the_league_table_embed_takes_a_season_and_division(league, client):
