@@ -273,7 +273,7 @@ def test_the_unsubscribe_page_offers_to_stop_every_kind_at_once(field, client):
     every = re.search(r'action="(/notifications/unsubscribe/[^"]+/)"', page.content.decode()).group(1)
     assert client.post(every).status_code == 200
     assert notify.kinds_unsubscribed(account) == {"round_published", "result_to_confirm", "appeal_decided",
-                                                  "tournament_reopened"}
+                                                  "tournament_reopened", "fixture_reminder", "fixture_postponed"}
     assert notify.kinds_unsubscribed(field[1].user) == set()
 
 
