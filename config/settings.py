@@ -479,6 +479,13 @@ EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "").strip() or (
 # A message that fails for a transient reason (the mail server away, a 4xx answer) is tried again
 # after NOTIFICATIONS_RETRY_SECONDS, doubled each time, up to 6 times (30 s .. 16 min by default).
 NOTIFICATIONS_RETRY_SECONDS = float(os.environ.get("NOTIFICATIONS_RETRY_SECONDS", "30"))
+# A league match's players and captains are reminded this many days before its date, by a sweep that
+# `celery -A config beat` runs hourly (notifications.fixture_reminders_sweep; once per match, date, person).
+LEAGUE_REMINDER_DAYS = int(os.environ.get("LEAGUE_REMINDER_DAYS", "2"))
+CELERY_BEAT_SCHEDULE = {
+    "league-fixture-reminders": {"task": "notifications.fixture_reminders_sweep", "schedule": 3600.0},
+    "league-postponements": {"task": "leagues.postponements_sweep", "schedule": 3600.0},
+}
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Draughts tournaments <noreply@localhost>")
 # The address of the site as people reach it, for the links in messages and the calendar feeds
 # (a message has no request to take it from): scheme and host, no trailing slash.

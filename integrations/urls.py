@@ -11,6 +11,7 @@ embed_urls = [
     path("tournaments/<slug:slug>/standings/", views.embed_standings, name="embed-standings"),
     path("tournaments/<slug:slug>/rounds/<id:number>/pairings/", views.embed_pairings, name="embed-pairings"),
     path("tournaments/<slug:slug>/live/", views.embed_live, name="embed-live"),
+    path("leagues/<slug:slug>/table/", views.embed_league_table, name="embed-league-table"),
 ]
 
 webhook_urls = [

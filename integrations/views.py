@@ -19,6 +19,8 @@ from core.api import AppError
 from games.models import Game
 from integrations import services, tasks
 from integrations.models import Webhook, WebhookDelivery
+from leagues import selectors as league_selectors
+from leagues.models import Division, League, Season
 from tournaments import selectors
 from tournaments.models import Round, Tournament
 
@@ -72,8 +74,38 @@ def embed_live(request: HttpRequest, slug: str) -> HttpResponse:
         "tournament": tournament, "round": current, "games": list(games) if current is not None else []})
 
 
-# The league table's embed comes with the leagues app: /embed/leagues/<slug>/table/, the same
-# decorator (``embeddable``), and a line in EMBEDS for the snippet on the league's page.
+#: How often (seconds) the league table's embed reloads itself: the leagues send no push yet.
+LEAGUE_TABLE_REFRESH = 300
+
+
+def _pick(request: HttpRequest, name: str) -> int | None:
+    value = request.GET.get(name, "")
+    if not value:
+        return None
+    if not value.isdigit() or len(value) > 9:
+        raise Http404(f"The {name} is a number.")
+    return int(value)
+
+
+@require_GET
+@embeddable
+def embed_league_table(request: HttpRequest, slug: str) -> HttpResponse:
+    """A league division's table for a season (``?season=&division=``; the latest season, the top division),
+    for a frame on another site; reloads itself every ``LEAGUE_TABLE_REFRESH`` seconds."""
+    league = get_object_or_404(League, slug=slug)
+    season_id, division_id = _pick(request, "season"), _pick(request, "division")
+    seasons = Season.objects.filter(league=league).select_related("league")
+    divisions = Division.objects.filter(league=league)
+    season = seasons.filter(pk=season_id).first() if season_id else seasons.order_by("-id").first()
+    division = divisions.filter(pk=division_id).first() if division_id else divisions.order_by("rank").first()
+    if season is None or division is None:
+        raise Http404("The league has no such season or division.")
+    return render(request, "integrations/embed_league_table.html", {
+        "league": league, "season": season, "division": division, "refresh": LEAGUE_TABLE_REFRESH,
+        "table": league_selectors.division_table(season, division)})
+
+
+# The league table's embed (above) is not a tournament's: its snippet is on the league's page.
 EMBEDS = [("standings", "Standings"), ("pairings", "A round's pairings"), ("live", "Live boards")]
 
 

@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from core.chain import GENESIS_HASH, RecordBroken, chain_hash, hash_matches, tail_problem
 from leagues.models import Fixture, League, LeagueLog
+from leagues.signals import league_logged_on_commit
 
 
 def row_content(*, league_id: int, seq: int, kind: str, actor_id: int | None, reason: str, data: Any,
@@ -56,6 +57,7 @@ def log_append(*, league: League, kind: str, actor: Any, reason: str = "", data:
                                    created_at=created_at, seq=seq, prev_hash=prev_hash, hash=digest, key_id=key_id)
     League.objects.filter(pk=league.pk).update(log_seq=seq, log_head=digest)
     league.log_seq, league.log_head = seq, digest
+    league_logged_on_commit(row)
     return row
 
 

@@ -9,8 +9,10 @@ class NotificationsConfig(AppConfig):
 
     def ready(self) -> None:
         from arbitration.signals import game_finished
-        from notifications.tasks import on_game_finished, on_tournament_logged
+        from leagues.signals import league_logged
+        from notifications.tasks import on_game_finished, on_league_logged, on_tournament_logged
         from tournaments.signals import tournament_logged
 
         tournament_logged.connect(on_tournament_logged, dispatch_uid="notifications.on_tournament_logged")
         game_finished.connect(on_game_finished, dispatch_uid="notifications.on_game_finished")
+        league_logged.connect(on_league_logged, dispatch_uid="notifications.on_league_logged")

@@ -9,14 +9,15 @@ from django.db import models
 class Kind(models.TextChoices):
     """What a person may be told of; each is a template set under ``templates/notifications/email/``.
 
-    Leagues' fixture reminder and postponement come here when leagues exist (``fixture_reminder``,
-    ``fixture_postponed``): a kind, its templates, its planner in ``notifications.planners``.
+    A new kind: a value here, its three templates, its planner in ``notifications.planners``.
     """
 
     ROUND_PUBLISHED = "round_published", "A round's pairings are published (your board)"
     RESULT_TO_CONFIRM = "result_to_confirm", "A result of yours to confirm"
     APPEAL_DECIDED = "appeal_decided", "An appeal on your game is decided"
     TOURNAMENT_REOPENED = "tournament_reopened", "A tournament of yours is reopened"
+    FIXTURE_REMINDER = "fixture_reminder", "A league match of yours is near (a reminder)"
+    FIXTURE_POSTPONED = "fixture_postponed", "A postponement of your team's league match"
 
 
 class Notification(models.Model):

@@ -10,7 +10,7 @@ services recorded.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from arbitration.rulings.corrections import live_ending
 from games.models import Game
+from leagues.models import Fixture, LeagueLog, Postponement, SheetLine
 from notifications.models import Kind
 from players.models import Player
 from tournaments.models import Entry, Match, Round, Tournament, TournamentLog
@@ -155,3 +156,91 @@ def plan_of_log_row(row_id: int) -> Plan | None:
 #: The tournament log's kinds a planner reads (the receiver hands only these to a task).
 LOG_KINDS = frozenset({TournamentLog.Kind.ROUND_PUBLISHED, TournamentLog.Kind.APPEAL_DECIDED,
                        TournamentLog.Kind.STATUS_CHANGED})
+
+
+# --- leagues ------------------------------------------------------------------------------------
+
+def _captain_players(fixture: Fixture) -> list[tuple[Player, str]]:
+    """The captains of the match's two teams, as players (a captain with no linked player is not told)."""
+    captains = {team.captain_id: side for side, team in (("home", fixture.home), ("away", fixture.away))
+                if team is not None and team.captain_id}
+    players = Player.objects.filter(user_id__in=captains).select_related("user").order_by("id")
+    return [(player, captains[player.user_id]) for player in players]
+
+
+def _fixture_context(fixture: Fixture) -> dict[str, Any]:
+    league = fixture.season.league
+    return {"league": league.name, "home": fixture.home.name, "away": fixture.away.name if fixture.away else None,
+            "round": fixture.round, "date": fixture.date.isoformat() if fixture.date else None,
+            "date_text": f"{fixture.date:%A %d %B %Y}" if fixture.date else "",
+            "fixture_url": _url(reverse("leagues:fixture", args=[fixture.pk]))}
+
+
+def fixture_reminder(fixture_id: int) -> Plan | None:
+    """A league match near its date: the players on either submitted team sheet and both captains, with board
+    and side; the key names the date, so a match moved to another date is reminded again."""
+    fixture = (Fixture.objects.select_related("home", "away", "season__league").filter(pk=fixture_id).first())
+    if fixture is None or fixture.away_id is None or fixture.date is None or fixture.status != Fixture.Status.SCHEDULED:
+        return None
+    plan = Plan(event=f"fixture_reminder:fixture:{fixture.pk}:on:{fixture.date.isoformat()}",
+                kind=Kind.FIXTURE_REMINDER, tournament_id=None)
+    base = _fixture_context(fixture)
+    seen: set[int] = set()
+    lines = (SheetLine.objects.filter(fixture=fixture, player__isnull=False).select_related("player__user")
+             .order_by("side", "board"))
+    for line in lines:
+        team = fixture.home if line.side == "home" else fixture.away
+        plan.recipients.append((line.player, {**base, "side": line.side, "team": team.name, "board": line.board,
+                                              "captain": False}))
+        seen.add(line.player_id)
+    for player, side in _captain_players(fixture):
+        if player.pk not in seen:
+            team = fixture.home if side == "home" else fixture.away
+            plan.recipients.append((player, {**base, "side": side, "team": team.name, "board": None,
+                                             "captain": True}))
+    return plan
+
+
+def fixtures_due(today: date, days: int) -> list[int]:
+    """The scheduled league matches (not byes) dated from ``today`` to ``days`` days after it."""
+    return list(Fixture.objects.filter(status=Fixture.Status.SCHEDULED, away__isnull=False, date__gte=today,
+                                       date__lte=today + timedelta(days=days)).order_by("date", "id")
+                .values_list("pk", flat=True))
+
+
+def fixture_postponed(row: LeagueLog) -> Plan | None:
+    """A postponement asked, agreed, approved or refused (a ``postponement`` row), or a postponed match defaulted at
+    its deadline (a ``match_defaulted`` row of a match whose postponement defaulted): both captains are told."""
+    data = row.data if isinstance(row.data, dict) else {}
+    if row.kind == LeagueLog.Kind.POSTPONEMENT:
+        postponement = Postponement.objects.filter(pk=data.get("postponement")).first()
+        status = data.get("status")
+    elif row.kind == LeagueLog.Kind.MATCH_DEFAULTED and row.actor_id is None:
+        postponement = Postponement.objects.filter(fixture_id=data.get("fixture"),
+                                                   status=Postponement.Status.DEFAULTED).order_by("-id").first()
+        status = Postponement.Status.DEFAULTED
+    else:
+        return None
+    if postponement is None or status not in Postponement.Status.values:
+        return None
+    fixture = Fixture.objects.select_related("home", "away", "season__league").get(pk=postponement.fixture_id)
+    plan = Plan(event=f"fixture_postponed:postponement:{postponement.pk}:{status}", kind=Kind.FIXTURE_POSTPONED,
+                tournament_id=None)
+    requested = fixture.home if postponement.requested_by == "home" else fixture.away
+    base = {**_fixture_context(fixture), "status": status,
+            "status_text": Postponement.Status(status).label.lower(), "requested_by": requested.name if requested
+            else postponement.requested_by, "reason": postponement.reason if status == "requested" else row.reason,
+            "deadline": postponement.deadline.isoformat(), "deadline_text": _when(postponement.deadline)}
+    for player, side in _captain_players(fixture):
+        plan.recipients.append((player, {**base, "side": side}))
+    return plan
+
+
+def plan_of_league_log_row(row_id: int) -> Plan | None:
+    """Returns the plan of a league log row that tells people something, or None."""
+    row = LeagueLog.objects.filter(pk=row_id).first()
+    return fixture_postponed(row) if row is not None else None
+
+
+#: The league log's kinds a planner reads.
+LEAGUE_LOG_KINDS = frozenset({LeagueLog.Kind.POSTPONEMENT, LeagueLog.Kind.MATCH_DEFAULTED})

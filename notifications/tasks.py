@@ -13,6 +13,7 @@ from typing import Any
 
 from celery import shared_task
 from django.conf import settings
+from django.utils import timezone
 
 from notifications import planners, services
 
@@ -72,6 +73,46 @@ def notification_send(self: Any, notification_id: int) -> str:
             logger.warning("notification %s failed for good: %r", notification_id, error)
             return services.Status.FAILED
         raise self.retry(exc=error, countdown=settings.NOTIFICATIONS_RETRY_SECONDS * 2 ** self.request.retries) from error
+
+
+@shared_task(name="notifications.league_log_row", acks_late=True, autoretry_for=(ConnectionError,), max_retries=5,
+             retry_backoff=True)
+def league_log_row_notify(row_id: int) -> int:
+    """Records and sends the messages of a league log row (a postponement's step), if it is one; returns how many."""
+    plan = planners.plan_of_league_log_row(row_id)
+    if plan is None:
+        return 0
+    ids = services.plan_record(plan)
+    _send_all(ids)
+    return len(ids)
+
+
+@shared_task(name="notifications.fixture_reminder", acks_late=True, autoretry_for=(ConnectionError,), max_retries=5,
+             retry_backoff=True)
+def fixture_reminder_notify(fixture_id: int) -> int:
+    """Reminds the players and captains of a near league match (once per match, date and person)."""
+    plan = planners.fixture_reminder(fixture_id)
+    if plan is None:
+        return 0
+    ids = services.plan_record(plan)
+    _send_all(ids)
+    return len(ids)
+
+
+@shared_task(name="notifications.fixture_reminders_sweep", acks_late=True)
+def fixture_reminders_sweep() -> list[int]:
+    """Hands every scheduled league match within ``LEAGUE_REMINDER_DAYS`` days to ``fixture_reminder_notify``
+    (run periodically by ``CELERY_BEAT_SCHEDULE``; a sheet submitted later is picked up by the next run)."""
+    due = planners.fixtures_due(timezone.localdate(), settings.LEAGUE_REMINDER_DAYS)
+    for fixture_id in due:
+        fixture_reminder_notify.delay(fixture_id)
+    return due
+
+
+def on_league_logged(sender: Any, *, row_id: int, kind: str, **_: Any) -> None:
+    """Hands a league log row that may concern people to ``league_log_row_notify``."""
+    if kind in planners.LEAGUE_LOG_KINDS:
+        league_log_row_notify.delay(row_id)
 
 
 def on_tournament_logged(sender: Any, *, row_id: int, kind: str, **_: Any) -> None:
