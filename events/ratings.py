@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from players.models import Player
+from players.selectors import federation_rating
 
 
 def band_rating(player: Player) -> int | None:
     """Returns the rating a section's rating band is checked against (None: unrated).
 
-    Today the rating the system keeps (``Player.rating``, Glicko-2's scale); a federation's
-    rating list, once imported, is read here instead.
+    The rating on the player's federation list when one was imported (``clubs/rating_lists.py``,
+    ``players.selectors.federation_rating``): the federation's bands are drawn on its list. A
+    player the list does not hold is checked on the rating the system keeps (``Player.rating``).
     """
-    return player.rating
+    listed = federation_rating(player)
+    return listed if listed is not None else player.rating

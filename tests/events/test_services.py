@@ -44,6 +44,23 @@ def test_an_entry_refused_by_a_sections_band_says_why_and_enters_nobody(director
     assert Entry.objects.get(player=low).tournament == minor.tournament
 
 
+def test_an_imported_rating_list_decides_the_band_a_player_may_enter(director, django_user_model):
+    from clubs.rating_lists import rating_list_import
+
+    event = make_event(director)
+    _masters, major, minor = three_sections(director, event)
+    (low,) = players("Low", [1650])  # the system's own rating: the Minor's band
+    admin = django_user_model.objects.create_superuser("fed", "fed@example.org", "a-long-test-password")
+    rating_list_import(acting_user=admin, federation="ACF", text="ID,Name,Rating,Games\n901,Low 1,1850,40\n")
+    low.refresh_from_db()
+    assert (low.federation_id, low.federation_rating) == ("901", 1850)  # seeded by name from the list
+    with pytest.raises(EntryRefused) as refused:
+        services.registration_add(acting_user=director, event=event, section=minor, player=low)
+    assert "1850" in refused.value.details["reason"]  # the list's rating, not the system's 1650
+    services.registration_add(acting_user=director, event=event, section=major, player=low)
+    assert Entry.objects.get(player=low).tournament == major.tournament
+
+
 def test_a_master_may_not_enter_the_minor(director):
     event = make_event(director)
     masters, _major, minor = three_sections(director, event)
