@@ -169,6 +169,10 @@ class Hub:
         self.round_tournament: dict[int, int | None] = {}
         self.inbox: asyncio.Queue | None = None
         self.tasks: list[asyncio.Task] = []
+        # Set once the change feed knows where it starts: a stream says hello only after it, so that an
+        # entry committed after the hello is never behind the feed's starting point (the first stream of
+        # a process would otherwise miss what was written while the feed took its first look).
+        self.feed_ready: asyncio.Event | None = None
         self.delivered = 0
         self.admitted = 0  # streams open now (or being opened), against LIVE_MAX_CONNECTIONS
         self.per_address: dict[str, int] = {}  # ... and per client address, against LIVE_MAX_PER_ADDRESS
@@ -195,6 +199,7 @@ class Hub:
         if self.inbox is not None:
             return
         self.inbox = asyncio.Queue()
+        self.feed_ready = asyncio.Event()
         self.tasks.append(asyncio.ensure_future(self._dispatch_loop()))
         self.tasks.append(asyncio.ensure_future(self._feed_loop()))
         self.tasks.append(asyncio.ensure_future(self._keepalive_loop()))
@@ -252,6 +257,7 @@ class Hub:
         while True:
             try:
                 events, tevents, entry_after, tournament_after = await read(entry_after, tournament_after)
+                self.feed_ready.set()
                 for event in (*events, *tevents):
                     self.inbox.put_nowait(event)
             except asyncio.CancelledError:
@@ -511,6 +517,9 @@ async def live_app(scope: dict, receive: Any, send: Any) -> None:
     files or memory.
     """
     hub.start()
+    if not hub.feed_ready.is_set():  # the process's first streams wait for the feed's starting point
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(hub.feed_ready.wait(), timeout=5)
     address = _client_address(scope)
     refused = hub.admit(address)
     if refused is not None:
