@@ -257,7 +257,7 @@ LiveFeed.prototype.pollDelay = function (normal) {
 
 /*
  * pageRefresher(element, after): returns refresh(), which reads the page again (the same address)
- * and puts the fresh content of the element with the same id in place of the element's own, then
+ * and puts the fresh content (and data- attributes) of the element with the same id in place of the element's own, then
  * calls after() if given (to set up what a script draws in the new content). Calls made while a
  * read is under way are folded into one more read after it: never two at once.
  */
@@ -276,6 +276,11 @@ export function pageRefresher(element, after) {
       var fresh = html && new DOMParser().parseFromString(html, "text/html").getElementById(element.id);
       if (fresh) {
         element.innerHTML = fresh.innerHTML;
+        Array.prototype.forEach.call(fresh.attributes, function (attribute) {
+          if (attribute.name.indexOf("data-") === 0) {
+            element.setAttribute(attribute.name, attribute.value); // what the content is about (a match's games)
+          }
+        });
         if (after) {
           after();
         }
