@@ -100,7 +100,7 @@ class EventSerializer(serializers.Serializer):
     start_date = serializers.DateField()
     end_date = serializers.DateField()
     directors = serializers.ListField(child=serializers.CharField())
-    sections = SectionSerializer(many=True)
+    sections = SectionSerializer(many=True, required=False, help_text="In an event's own answer only, not in the list.")
     title_matches = serializers.ListField(child=serializers.CharField())
 
 

@@ -121,6 +121,8 @@ def section_create(*, acting_user: Any, event: Event, name: str, rating_min: int
     errors: dict[str, list[str]] = {}
     if not name:
         errors["name"] = ["A section needs a name."]
+    elif len(name) > Section._meta.get_field("name").max_length:
+        errors["name"] = [f"A section's name has at most {Section._meta.get_field('name').max_length} characters."]
     elif event.sections.filter(name=name).exists():
         errors["name"] = [f"The event has a section {name!r} already."]
     if rating_min is not None and rating_max is not None and rating_max < rating_min:
@@ -134,7 +136,7 @@ def section_create(*, acting_user: Any, event: Event, name: str, rating_min: int
         raise _invalid(errors)
     slug = tournament_settings.pop("slug", "") or f"{event.slug}-{slugify(name)}"[:80]
     tournament = tournament_services.tournament_create(
-        acting_user=acting_user, name=f"{event.name}: {name}", slug=slug, venue=event.venue,
+        acting_user=acting_user, name=f"{event.name}: {name}"[:Tournament._meta.get_field("name").max_length], slug=slug, venue=event.venue,
         start_date=event.start_date, end_date=event.end_date, **tournament_settings)
     tournament.directors.add(*event.directors.all())
     tournament = tournament_services.tournament_status_set(acting_user=acting_user, tournament=tournament,

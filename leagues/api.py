@@ -271,6 +271,7 @@ class FixtureViewSet(viewsets.ReadOnlyModelViewSet):  # the list is a captain's 
     serializer_class = FixtureDetailSerializer
     lookup_value_converter = "id"
     permission_classes = [ReadOrSignedIn]
+    pagination_class = None  # the list is one captain's fixtures, whole
 
     def get_serializer_context(self) -> dict[str, Any]:
         return {**super().get_serializer_context(), "user": self.request.user}

@@ -81,7 +81,7 @@ class TeamCreateSerializer(serializers.Serializer):
 
 
 class TeamSerializer(serializers.ModelSerializer):
-    captain = serializers.CharField(source="captain.username", read_only=True, default=None)
+    captain = serializers.CharField(source="captain.username", read_only=True, default=None, allow_null=True)
     roster = serializers.SerializerMethodField()
 
     class Meta:

@@ -72,11 +72,20 @@ class TournamentNotificationsView(APIView):
         return paginator.get_paginated_response(NotificationSerializer(page, many=True).data)
 
 
-class TournamentCalendarView(APIView):
-    """A tournament's rounds as an iCalendar feed."""
+class CalendarView(APIView):
+    """An iCalendar feed: ``text/calendar`` when it answers, the JSON error body (as JSON) when it refuses."""
 
     renderer_classes = [JSONRenderer, ICalendarRenderer]
     permission_classes: list = []
+
+    def finalize_response(self, request: Request, response: Any, *args: Any, **kwargs: Any) -> Any:
+        if response.status_code >= 400:  # ?format=ics asked for the feed, not for its error in calendar clothes
+            request.accepted_renderer, request.accepted_media_type = JSONRenderer(), "application/json"
+        return super().finalize_response(request, response, *args, **kwargs)
+
+
+class TournamentCalendarView(CalendarView):
+    """A tournament's rounds as an iCalendar feed."""
 
     @extend_schema(summary="A tournament's rounds as iCalendar (subscribe to it)",
                    responses={(200, "text/calendar"): OpenApiTypes.STR, 404: _ERRORS[404]})
@@ -85,11 +94,8 @@ class TournamentCalendarView(APIView):
         return _ics(calendar.tournament_calendar(tournament), f"{tournament.slug}.ics")
 
 
-class PlayerCalendarView(APIView):
+class PlayerCalendarView(CalendarView):
     """A player's games as an iCalendar feed."""
-
-    renderer_classes = [JSONRenderer, ICalendarRenderer]
-    permission_classes: list = []
 
     @extend_schema(summary="A player's games as iCalendar (subscribe to it)",
                    responses={(200, "text/calendar"): OpenApiTypes.STR, 404: _ERRORS[404]})
