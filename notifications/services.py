@@ -135,11 +135,13 @@ def message_build(notification: Notification) -> EmailMultiAlternatives:
 def notification_deliver(*, notification_id: int) -> str:
     """Sends a pending row's message and marks it sent; returns the row's status. Idempotent.
 
-    The row stays locked from the check to the mark, through the send. A person who stopped the
-    kind, or lost his address, since the event is not sent it (the row says why). A failure of
-    the send propagates (the caller retries or gives up: ``notification_failed``); the row is then
-    still pending.
+    The row stays locked from the check to the mark, through the send, and a failed send is counted
+    on the row (its attempts, its last error) before the lock is let go: a second task for the same
+    row, which waits on the lock, sees every attempt before it. A person who stopped the kind, or
+    lost his address, since the event is not sent it (the row says why). A failure of the send then
+    propagates (the caller retries, or gives up: ``notification_failed``); the row is still pending.
     """
+    failure: BaseException | None = None
     with transaction.atomic():
         notification = (Notification.objects.select_for_update(of=("self",))
                         .select_related("user", "player").filter(pk=notification_id).first())
@@ -155,23 +157,37 @@ def notification_deliver(*, notification_id: int) -> str:
             notification.status = status
             notification.save(update_fields=["status"])
             return status
-        message_build(notification).send()
-        notification.status = Status.SENT
         notification.attempts += 1
-        notification.sent_at = timezone.now()
-        notification.last_error = ""
-        notification.save(update_fields=["status", "attempts", "sent_at", "last_error", "email"])
-        return notification.status
+        try:
+            message_build(notification).send()
+        except Exception as error:  # counted here, under the lock; the caller decides to retry or give up
+            failure = error
+            notification.last_error = _error_text(error)
+            notification.save(update_fields=["attempts", "last_error", "email"])
+        else:
+            notification.status = Status.SENT
+            notification.sent_at = timezone.now()
+            notification.last_error = ""
+            notification.save(update_fields=["status", "attempts", "sent_at", "last_error", "email"])
+    if failure is not None:
+        raise failure
+    return notification.status
+
+
+def _error_text(error: BaseException) -> str:
+    return f"{type(error).__name__}: {error}"[:500]
 
 
 @transaction.atomic
 def notification_failed(*, notification_id: int, error: BaseException, final: bool) -> None:
-    """Records a failed attempt (and, when ``final``, gives the row up as failed)."""
+    """Records a failure of a delivery (and, when ``final``, gives the row up as failed).
+
+    A failed send was counted by ``notification_deliver`` already; this keeps the error on the row.
+    """
     notification = Notification.objects.select_for_update().filter(pk=notification_id).first()
     if notification is None or notification.status != Status.PENDING:
         return
-    notification.attempts += 1
-    notification.last_error = f"{type(error).__name__}: {error}"[:500]
+    notification.last_error = _error_text(error)
     if final:
         notification.status = Status.FAILED
-    notification.save(update_fields=["attempts", "last_error", "status"])
+    notification.save(update_fields=["last_error", "status"])

@@ -397,7 +397,7 @@ def director_states(walk: Walk, slug: str, *, blank) -> None:  # noqa: ANN001
     form = page.get_by_test_id("create-tournament")
     form.get_by_role("textbox", name="Name").fill("Walk Swiss")
     form.get_by_label("Format").select_option("swiss")
-    form.get_by_role("spinbutton", name="Rounds").fill("3")
+    form.get_by_role("spinbutton", name="Rounds:", exact=True).fill("3")
     form.get_by_role("button", name="Create the tournament").click()
     expect(page.get_by_test_id("next-step")).to_have_attribute("data-step", "entries")
     page.get_by_test_id("player-search").fill("a")

@@ -76,7 +76,7 @@ def test_a_director_runs_an_eight_player_swiss_from_the_manage_page_with_few_loa
     form = page.get_by_test_id("create-tournament")
     form.get_by_role("textbox", name="Name").fill("Whole Swiss")
     form.get_by_label("Format").select_option("swiss")
-    form.get_by_role("spinbutton", name="Rounds").fill("3")
+    form.get_by_role("spinbutton", name="Rounds:", exact=True).fill("3")
     run.click(form.get_by_role("button", name="Create the tournament"))
     expect(page).to_have_url(re.compile(r"/tournaments/whole-swiss/manage/$"))
     expect(page.get_by_test_id("next-step")).to_have_attribute("data-step", "entries")
