@@ -108,7 +108,11 @@ class ClubLogSerializer(serializers.ModelSerializer):
         return {"id": row.player_id, "name": row.player.name} if row.player_id else None
 
     def to_representation(self, instance: ClubLog) -> dict[str, Any]:
-        return _hide_names(self, super().to_representation(instance), "actor")
+        data = _hide_names(self, super().to_representation(instance), "actor")
+        secretary = data.get("changes", {}).get("secretary")
+        if isinstance(secretary, dict):  # the secretary's username before and after (``clubs.services._value``)
+            data["changes"] = {**data["changes"], "secretary": _hide_names(self, dict(secretary), "before", "after")}
+        return data
 
 
 class RatingListImportSerializer(serializers.Serializer):

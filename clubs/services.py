@@ -15,9 +15,11 @@ tournaments app, which registers players, calls ``club_name_canonical`` and
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from rest_framework import status
 
 from accounts.roles import is_director
@@ -202,18 +204,61 @@ def _player_lock(player: Player | int) -> Player:
     return found
 
 
+#: Tells whether a player is entered in a tournament the user does not direct (set by the tournaments app at
+#: start-up: clubs may not import it); None: no tournament app, no such tournament.
+_plays_under_another: Callable[[Player, Any], bool] | None = None
+
+
+def register_tournaments_hook(plays_under_another: Callable[[Player, Any], bool] | None) -> None:
+    """Sets who answers whether a player plays under another director (the tournaments app, at start-up)."""
+    global _plays_under_another
+    _plays_under_another = plays_under_another
+
+
+def _registrar_id(player: Player) -> int | None:
+    return (PlayerLog.objects.filter(player=player, kind=PlayerLog.Kind.CREATED).order_by("id")
+            .values_list("actor_id", flat=True).first())
+
+
+def _free_player_refusal(club: Club, player: Player, user: Any) -> str:
+    """Why a keeper of the club may not take in a player of no club, or "".
+
+    Taking a player into a club of one's own must make no one his keeper (a club's keepers change
+    its members' names and federation ids; issue 22, item 2): a keeper other than an
+    administrator takes in only a player whom whoever registered him (the registry's ``created``
+    row) keeps this club too or is he, and who plays in no tournament the keeper does not direct.
+    """
+    if user.is_superuser:
+        return ""
+    registrar = _registrar_id(player)
+    if registrar is not None and registrar != user.pk:
+        keeper = Club.objects.filter(pk=club.pk).filter(Q(secretary_id=registrar) | Q(created_by_id=registrar))
+        if not keeper.exists():
+            return (f"{player.name} was registered by another director, who keeps no share of {club.name}: he "
+                    "or a federation administrator makes him a member.")
+    if _plays_under_another is not None and _plays_under_another(player, user):
+        return (f"{player.name} plays in a tournament you do not direct: its director or a federation "
+                "administrator makes him a member.")
+    return ""
+
+
 @transaction.atomic
 def club_player_add(*, acting_user: Any, club: Club | int, player: Player | int) -> ClubMember:
     """Makes the player a member of the club (a keeper of the club).
 
     A player of another club moves only when the acting user keeps that club too (its
-    secretary releases him, or an administrator transfers him): 409 ``club_conflict`` else.
+    secretary releases him, or an administrator transfers him): 409 ``club_conflict`` else. A
+    player of no club joins only as ``_free_player_refusal`` allows (403 else).
     """
     club = club_lock(club)
     if not may_keep_club(club, acting_user):
         raise ClubPermissionDenied()
     player = _player_lock(player)
     member = ClubMember.objects.select_for_update().select_related("club").filter(player=player).first()
+    if member is None:
+        refusal = _free_player_refusal(club, player, acting_user)
+        if refusal:
+            raise ClubPermissionDenied(refusal, details={"player": player.pk})
     if member is not None and member.club_id == club.pk:
         raise ClubConflict(f"{player.name} is a member of {club.name} already.")
     if member is not None and not may_keep_club(member.club, acting_user):

@@ -11,6 +11,7 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts.privacy import names_shown_to
 from arbitration.serializers import ErrorBodySerializer
 from events import selectors, services
 from events.errors import EventNotFound
@@ -59,8 +60,8 @@ def _get(model: Any, slug: str | None, what: str) -> Any:
     return found
 
 
-def _event_detail(event: Event) -> dict[str, Any]:
-    return event_data(event, selectors.event_overview(event))
+def _event_detail(event: Event, request: Request) -> dict[str, Any]:
+    return event_data(event, selectors.event_overview(event), names=names_shown_to(request.user))
 
 
 class EventViewSet(viewsets.GenericViewSet):
@@ -74,12 +75,12 @@ class EventViewSet(viewsets.GenericViewSet):
     @extend_schema(summary="The events", responses={200: EventSerializer(many=True)})
     def list(self, request: Request) -> Response:
         page = self.paginate_queryset(selectors.event_list())
-        return self.get_paginated_response([event_data(e, None) for e in page])
+        return self.get_paginated_response([event_data(e, None, names=names_shown_to(request.user)) for e in page])
 
     @extend_schema(summary="An event: its sections with their rules, standings and games being played",
                    responses={200: EventSerializer, 404: _ERRORS[404]})
     def retrieve(self, request: Request, slug: str | None = None) -> Response:
-        return Response(_event_detail(_get(Event, slug, "event")))
+        return Response(_event_detail(_get(Event, slug, "event"), request))
 
     @extend_schema(summary="Create an event (director; the creator directs it)", request=EventCreateSerializer,
                    responses={201: EventSerializer, **_errors(400, 401, 403)})
@@ -87,7 +88,7 @@ class EventViewSet(viewsets.GenericViewSet):
         serializer = EventCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         event = services.event_create(acting_user=request.user, **serializer.validated_data)
-        return Response(_event_detail(event), status=status.HTTP_201_CREATED)
+        return Response(_event_detail(event, request), status=status.HTTP_201_CREATED)
 
     @extend_schema(summary="Add a section (the event's director): a tournament with its format, deck, round "
                            "length and staff, and its entry rules", request=SectionCreateSerializer,
@@ -154,7 +155,7 @@ class EventViewSet(viewsets.GenericViewSet):
         if user is None:
             raise InvalidInput.field("director", "No user of that name.")
         event = services.event_directors_add(acting_user=request.user, event=event, user=user)
-        return Response(_event_detail(event))
+        return Response(_event_detail(event, request))
 
 
 def _match_detail(match: TitleMatch) -> dict[str, Any]:

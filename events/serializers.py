@@ -6,6 +6,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from accounts.privacy import names_hidden
 from core.limits import MAX_ID, MAX_NAMES, USERNAME_MAX_LENGTH
 from core.text import no_control_characters
 from events.models import Event, Section, Series, TitleMatch
@@ -128,11 +129,14 @@ def section_data(view: Any) -> dict[str, Any]:
     }
 
 
-def event_data(event: Event, views: list[Any] | None) -> dict[str, Any]:
+def event_data(event: Event, views: list[Any] | None, *, names: bool) -> dict[str, Any]:
+    """An event as the API answers it; ``names``: its directors by username (to a caller signed in), else as
+    many role words (``accounts.privacy``: no username reaches the public)."""
+    directors = [u.username for u in event.directors.all()]
     data = {
         "slug": event.slug, "name": event.name, "venue": event.venue, "organiser": event.organiser,
         "start_date": event.start_date.isoformat(), "end_date": event.end_date.isoformat(),
-        "directors": [u.username for u in event.directors.all()],
+        "directors": directors if names else names_hidden(directors, "director"),
         "title_matches": [m.slug for m in event.title_matches.all()],
     }
     if views is not None:

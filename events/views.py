@@ -19,6 +19,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.privacy import names_shown_to
 from accounts.roles import is_director
 from core.api import AppError, shortened
 from core.limits import MAX_ID
@@ -257,14 +258,15 @@ def desk_pair(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_GET
 def event_programme(request: HttpRequest, slug: str) -> HttpResponse:
-    """Prints the event's programme: dates, venue, organiser, each section's format, rules and staff, the matches."""
+    """Prints the event's programme: dates, venue, organiser, each section's format, rules and staff, the matches.
+    The staff are named by username to a reader signed in, by their role to the public (``accounts.privacy``)."""
     event = _get(Event, slug)
     sections = selectors.sections_of(event)
     for section in sections:
         section.rules = selectors.rules_text(section)
         section.entries = section.tournament.entries.filter(status="active").count()
     return render(request, "events/print/programme.html", {
-        "event": event, "sections": sections,
+        "event": event, "sections": sections, "show_names": names_shown_to(request.user),
         "matches": event.title_matches.select_related("player_one", "player_two")})
 
 

@@ -131,7 +131,7 @@ class LeagueViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         serializer = LeagueCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         league = services.league_create(acting_user=request.user, **serializer.validated_data)
-        return Response(LeagueSerializer(league).data, status=status.HTTP_201_CREATED)
+        return Response(LeagueSerializer(league, context={"request": request}).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(summary="Add a division (the secretary)", request=DivisionCreateSerializer,
                    responses={201: LeagueSerializer, **_errors(400, 401, 403, 404)})
@@ -141,7 +141,8 @@ class LeagueViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         serializer.is_valid(raise_exception=True)
         league = self.get_object()
         services.division_add(acting_user=request.user, league=league, **serializer.validated_data)
-        return Response(LeagueSerializer(self.get_object()).data, status=status.HTTP_201_CREATED)
+        return Response(LeagueSerializer(self.get_object(), context={"request": request}).data,
+                        status=status.HTTP_201_CREATED)
 
     @extend_schema(summary="Open a season (the secretary); past seasons are kept",
                    request=SeasonCreateSerializer, responses={201: LeagueSerializer, **_errors(400, 401, 403, 404)})
@@ -150,7 +151,8 @@ class LeagueViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         serializer = SeasonCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         services.season_create(acting_user=request.user, league=self.get_object(), **serializer.validated_data)
-        return Response(LeagueSerializer(self.get_object()).data, status=status.HTTP_201_CREATED)
+        return Response(LeagueSerializer(self.get_object(), context={"request": request}).data,
+                        status=status.HTTP_201_CREATED)
 
     @extend_schema(summary="Enter a club's team in a season's division, with its captain (the secretary; or the "
                            "club's secretary, where the league lets clubs enter teams)",
@@ -175,7 +177,7 @@ class LeagueViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
                 raise InvalidInput.field("captain", f"There is no user {username!r}.")
         team = services.team_add(acting_user=request.user, season=season, division=division, captain=captain,
                                  **data)
-        return Response(TeamSerializer(team).data, status=status.HTTP_201_CREATED)
+        return Response(TeamSerializer(team, context={"request": request}).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(summary="The division's fixtures and results (?team= one team's); POST: make the season's "
                            "double round robin (the secretary)",
@@ -239,7 +241,8 @@ class LeagueViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     def log(self, request: Request, slug: str) -> Response:
         league = self.get_object()
         valid, rows, problem = league_log_verify(league)
-        response = Response(LeagueLogSerializer(league.log.select_related("actor").order_by("seq"), many=True).data)
+        response = Response(LeagueLogSerializer(league.log.select_related("actor").order_by("seq"), many=True,
+                                                context={"request": request}).data)
         response["X-Log-Verified"] = "yes" if valid else f"no: {problem}"
         return response
 
@@ -261,7 +264,7 @@ class TeamViewSet(viewsets.ReadOnlyModelViewSet):
         serializer.is_valid(raise_exception=True)
         team = self.get_object()
         services.roster_set(acting_user=request.user, team=team, **serializer.validated_data)
-        return Response(TeamSerializer(team).data)
+        return Response(TeamSerializer(team, context={"request": request}).data)
 
 
 class FixtureViewSet(viewsets.ReadOnlyModelViewSet):  # the list is a captain's own fixtures

@@ -6,6 +6,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from accounts.privacy import name_hidden, names_shown_to
 from core.limits import MAX_ID, NOTE_MAX_LENGTH, USERNAME_MAX_LENGTH
 from leagues.models import Cup, Fixture, League, LeagueLog, Postponement, SheetLine, Team
 
@@ -13,6 +14,17 @@ MAX_BOARDS = 20
 
 #: Who defaults a whole match (its schema enum: ``DefaultSideEnum``; the teams' sides are ``TeamSideEnum``).
 DEFAULT_SIDES = [("home", "Home"), ("away", "Away"), ("both", "Both")]
+
+
+def _names_hidden(serializer: serializers.Serializer, data: dict[str, Any], *names: str) -> dict[str, Any]:
+    """Replaces the usernames under ``names`` for a caller not signed in, or when the answer has no request
+    (``accounts.privacy``: no username reaches the public)."""
+    request = serializer.context.get("request")
+    if request is None or not names_shown_to(request.user):
+        for name in names:
+            if name in data:
+                data[name] = name_hidden(data[name])
+    return data
 
 
 class LeagueSerializer(serializers.ModelSerializer):
@@ -34,6 +46,9 @@ class LeagueSerializer(serializers.ModelSerializer):
 
     def get_seasons(self, league: League) -> list[dict[str, Any]]:
         return [{"id": s.pk, "name": s.name, "status": s.status} for s in league.seasons.all()]
+
+    def to_representation(self, instance: League) -> dict[str, Any]:
+        return _names_hidden(self, super().to_representation(instance), "secretary")
 
 
 class LeagueCreateSerializer(serializers.Serializer):
@@ -88,6 +103,9 @@ class TeamSerializer(serializers.ModelSerializer):
         model = Team
         fields = ["id", "name", "club", "club_name", "number", "season", "division", "captain", "roster"]
         read_only_fields = fields
+
+    def to_representation(self, instance: Team) -> dict[str, Any]:
+        return _names_hidden(self, super().to_representation(instance), "captain")
 
     def get_roster(self, team: Team) -> list[dict[str, Any]]:
         return [{"board": r.board, "player": r.player_id, "name": r.player.name, "rating": r.player.rating}
@@ -225,6 +243,9 @@ class LeagueLogSerializer(serializers.ModelSerializer):
         model = LeagueLog
         fields = ["seq", "kind", "actor", "reason", "data", "created_at", "prev_hash", "hash", "key_id"]
         read_only_fields = fields
+
+    def to_representation(self, instance: LeagueLog) -> dict[str, Any]:
+        return _names_hidden(self, super().to_representation(instance), "actor")
 
 
 class CupCreateSerializer(serializers.Serializer):

@@ -213,3 +213,34 @@ def test_a_referee_linked_to_a_player_of_his_game_after_assignment_can_no_longer
     # the director still writes
     assert client_for(a.director).post(f"/api/v1/games/{game.pk}/moves/", {"move": "11-15"},
                                        format="json").status_code == 201
+
+
+# --- item 2, through the clubs: taking a free player into a club of one's own makes no one his keeper -------------
+
+
+def test_an_outsider_director_cannot_take_another_directors_free_player_into_a_club_of_his_own_to_rename_him(
+        clubs, make_user):
+    a, b, _ = clubs
+    free = services.player_create(acting_user=a.director, name="Free Agent")  # no club
+    draft = services.tournament_create(acting_user=a.director, name="Club a open", slug="club-a-open")
+    services.tournament_status_set(acting_user=a.director, tournament=draft, status="registration")
+    services.entry_add(acting_user=a.director, tournament=draft, player=free)
+    outsider = client_for(b.director)
+    made = outsider.post("/api/v1/clubs/", {"name": "Outsiders DC"}, format="json")
+    assert made.status_code == 201, made.content
+    club = made.json()["id"]
+    body = _error(outsider.post(f"/api/v1/clubs/{club}/players/", {"player": free.pk}, format="json"), 403,
+                  "permission_denied")
+    assert "administrator" in body["error"]["message"]
+    _error(outsider.patch(f"/api/v1/clubs/{club}/players/{free.pk}/", {"name": "Renamed", "federation_id": "X-1"},
+                          format="json"), 404, "member_not_found")
+    free.refresh_from_db()
+    assert (free.name, free.club, free.federation_id) == ("Free Agent", "", "")
+    assert not PlayerLog.objects.filter(player=free, actor=b.director).exists()
+    # nor, before he plays anywhere, to keep him once he does
+    loose = services.player_create(acting_user=a.director, name="Loose Agent")
+    _error(outsider.post(f"/api/v1/clubs/{club}/players/", {"player": loose.pk}, format="json"), 403,
+           "permission_denied")
+    # his own director, who keeps the club he registered, and an administrator still take him in
+    assert client_for(a.director).post(f"/api/v1/clubs/{a.record.pk}/players/", {"player": free.pk},
+                                       format="json").status_code == 201

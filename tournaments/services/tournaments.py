@@ -738,6 +738,11 @@ def may_edit_player(player: Player, user: Any) -> bool:
     return not Tournament.objects.filter(entries__player=player).exclude(directors=user).exists()
 
 
+def plays_under_another(player: Player, user: Any) -> bool:
+    """Tells whether the player is entered in a tournament the user does not direct (the clubs app asks)."""
+    return Tournament.objects.filter(entries__player=player).exclude(directors=user).exists()
+
+
 def _check_user_free(user: Any, player: Player | None) -> None:
     """Refuses a user account already linked to another player (one account, one player)."""
     if user is None:
