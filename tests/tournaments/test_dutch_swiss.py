@@ -319,3 +319,36 @@ def test_a_player_asks_for_his_own_bye_on_the_tournaments_page(director, client,
     assert response.status_code == 403  # nobody else's
     client.post("/tournaments/club/bye", {"player": players[0].pk, "round": 2, "cancel": "1"})
     assert not RoundBye.objects.filter(tournament=tournament).exists()
+
+
+def test_a_dutch_swiss_of_single_games_casts_lots_for_the_top_seeds_colour_once(director):
+    import re
+
+    from tournaments.pairing.colours import initial_colour_lots
+
+    tournament = running_tournament(director, make_players(8), round_count=3, games_per_match=1,
+                                    opening="go-as-you-please", **DUTCH)
+    first = play_round(director, tournament)
+    seed = re.search(r"lots, seed (\d+)", first.explanation[0]).group(1)
+    paired = TournamentLog.objects.get(tournament=tournament, kind="round_paired", data__round=1)
+    assert paired.data["colour_lots_seed"] == seed  # the lots are on the log
+    top = tournament.entries.get(seed=1).player_id
+    colour = {}
+    for match in Match.objects.filter(round=first, kind="played"):
+        game = match.match_games.get().game
+        colour[game.black_id], colour[game.white_id] = "B", "W"
+    assert colour[top] == initial_colour_lots(int(seed))  # the top seed has the colour the lots gave him
+    second = play_round(director, tournament)
+    assert "lots, seed" not in second.explanation[0]  # read back from round 1, not cast again
+    assert not TournamentLog.objects.get(tournament=tournament, kind="round_paired", data__round=2).data.get(
+        "colour_lots_seed")
+
+
+def test_the_dutch_core_gives_the_top_seed_the_colour_the_lots_gave():
+    players = [pure.DutchEntrant(id=n, name=f"P{n}") for n in range(1, 7)]
+    scoring = pure.Scoring()
+    for colour in ("B", "W"):
+        pairings, _note = pure.dutch_pairings(players, scoring=scoring, rounds_total=5, two_games=False,
+                                              initial_colour=colour)
+        top = next(p for p in pairings if 1 in (p.one, p.two))
+        assert (top.one == 1) == (colour == "B")  # the first-named moves first: Black

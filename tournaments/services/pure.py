@@ -130,12 +130,14 @@ class DutchEntrant:
 
 def dutch_pairings(players: list[DutchEntrant], *, scoring: Scoring, rounds_total: int, two_games: bool,
                    prohibited: list[tuple[int, int, frozenset[int]]] = (), accelerated: bool = False,
-                   ) -> tuple[list[Pairing], str]:
+                   initial_colour: str = "B") -> tuple[list[Pairing], str]:
     """Pairs a Swiss round by the FIDE Dutch system; each pairing says which rules made it.
 
     ``players`` in pairing-number order (the starting ranks); ``prohibited`` (first round, last
     round, player ids) keeps players apart (the absolute criterion C1); ``accelerated``: the Baku
-    acceleration. ``one`` of each pairing moves first (the colour allocation's choice; with
+    acceleration; ``initial_colour``: the colour of the top pairing number in round 1 (``"B"``,
+    Black, who moves first, or ``"W"``), as lots gave it, which the colour rules fall back on.
+    ``one`` of each pairing moves first (the colour allocation's choice; with
     ``two_games`` lots decide it at publication). Returns the pairings (higher scores first, the
     bye last) and a note on the round. Raises ``PairingError`` when no pairing exists.
     """
@@ -150,10 +152,11 @@ def dutch_pairings(players: list[DutchEntrant], *, scoring: Scoring, rounds_tota
             rounds.append(TrfRound(None, None, p.sits_out))
         lines.append(TrfPlayer(number=number[p.id], name=p.name[:33]).with_rounds(tuple(rounds), system))
     forbidden = tuple((first, last, frozenset(number[i] for i in ids if i in number)) for first, last, ids in prohibited)
-    trf = TrfTournament(players=tuple(lines), rounds_total=rounds_total, initial_colour="w", points=system,
+    first_mover = "w" if initial_colour == "B" else "b"  # the TRF's "white" is the side that moves first
+    trf = TrfTournament(players=tuple(lines), rounds_total=rounds_total, initial_colour=first_mover, points=system,
                         forbidden=forbidden)
     virtual = baku_virtual_points(list(by_number), rounds_total, system) if accelerated else None
-    rd = round_of(trf, rounds_total=rounds_total, initial_colour="w", virtual_points=virtual)
+    rd = round_of(trf, rounds_total=rounds_total, initial_colour=first_mover, virtual_points=virtual)
     pairs = sort_pairs(pair_round(rd), rd.by_number)
 
     def words(text: str) -> str:

@@ -144,14 +144,42 @@ def _dutch_pairings(tournament: Tournament, number: int, entries: list[Entry]) -
                           sits_out="" if e.player_id in pairing else "Z")
         for e in everyone
     ]
+    two_games = tournament.games_per_match % 2 == 0
+    initial, lots_note = "B", ""
+    if not two_games:  # one game a round: the top seed's colour in round 1 by lot, then read back from round 1
+        initial, lots_note = _top_seed_colour(tournament, number, [e.player_id for e in everyone])
     try:
         pairings, note = pure.dutch_pairings(
             players, scoring=scoring_of(tournament), rounds_total=tournament.round_count or number,
-            two_games=tournament.games_per_match % 2 == 0, prohibited=_prohibited(tournament, number),
-            accelerated=tournament.acceleration == Tournament.Acceleration.BAKU)
+            two_games=two_games, prohibited=_prohibited(tournament, number),
+            accelerated=tournament.acceleration == Tournament.Acceleration.BAKU, initial_colour=initial)
     except pure.PairingError as error:
         raise PairingUnavailable(f"No pairing meets the Dutch system's absolute criteria: {error}.") from error
+    if not two_games:
+        note += (f" One game a round: the top seed's colour in round 1 is {'Black' if initial == 'B' else 'White'}"
+                 f"{lots_note}; the first-named of each pairing has Black.")
     return pairings, [note]
+
+
+def _top_seed_colour(tournament: Tournament, number: int, order: list[int]) -> tuple[str, str]:
+    """The colour (``"B"`` or ``"W"``) of the top pairing number in round 1 of a Swiss of single games, and a note.
+
+    Round 1 casts lots for it (the note gives the seed, which the log records); later rounds read
+    it back from round 1 as it was played (no note).
+    """
+    if number > 1:
+        first: dict[int, str] = {}
+        for one, two, black in Match.objects.filter(round__tournament=tournament, round__number=1,
+                                                     kind=Match.Kind.PLAYED).values_list(
+                "player_one_id", "player_two_id", "first_black_id"):
+            if black is not None:
+                first[one] = "B" if black == one else "W"
+                first[two] = "B" if black == two else "W"
+        initial = pure.initial_colour_read([first.get(p) for p in order])
+        if initial is not None:
+            return initial, ""
+    seed = pure.seed_new()
+    return pure.initial_colour_cast(seed), f" (lots, seed {seed})"
 
 
 def rounds_total(tournament: Tournament) -> int | None:
@@ -264,21 +292,7 @@ def _single_game_colours(tournament: Tournament, number: int, pairings: list[pur
     """
     order = list(Entry.objects.filter(tournament=tournament).order_by("seed", "id").values_list("player_id", flat=True))
     ranks = {p: k for k, p in enumerate(order)}
-    note_seed = ""
-    initial = None
-    if number > 1:
-        first = {}
-        for one, two, black in Match.objects.filter(round__tournament=tournament, round__number=1,
-                                                     kind=Match.Kind.PLAYED).values_list(
-                "player_one_id", "player_two_id", "first_black_id"):
-            if black is not None:
-                first[one] = "B" if black == one else "W"
-                first[two] = "B" if black == two else "W"
-        initial = pure.initial_colour_read([first.get(p) for p in order])
-    if initial is None:
-        seed = pure.seed_new()
-        initial = pure.initial_colour_cast(seed)
-        note_seed = f" (lots, seed {seed})"
+    initial, note_seed = _top_seed_colour(tournament, number, order)
     history = {p.id: list(colours.get(p.id, ())) for p in players}
     scores = {p.id: p.score for p in players}
     ordered = pure.single_game_colours(pairings, ranks=ranks, scores=scores, history=history, initial=initial)
