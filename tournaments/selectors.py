@@ -382,7 +382,8 @@ def tournament_trf(tournament: Tournament) -> str:
     the match's first game (``w``, the side that moves first: Black; ``-`` for a forfeit), the match's result (``1``
     ``=`` ``0``, ``+``/``-`` a forfeit, ``U`` the bye, ``Z`` a round the player was not paired
     in); the points are the tournament's match points (``BBW``...). Only the rounds whose matches
-    are all decided are written; players kept apart are ``260`` lines (a Swiss). Four queries (a Swiss: seven).
+    are all decided are written; players kept apart are ``260`` lines (a Swiss), the Baku acceleration's
+    virtual points ``XXA`` lines. Four queries (a Swiss: seven).
     """
     entries = list(Entry.objects.filter(tournament=tournament).select_related("player")
                    .order_by("seed", "-player__rating", "player__name", "player_id"))
@@ -417,7 +418,8 @@ def tournament_trf(tournament: Tournament) -> str:
     forbidden = tuple((1, row["until_round"] or last, frozenset(number[p] for p in row["players"] if p in number))
                       for row in prohibitions_data(tournament)) if tournament.format == Tournament.Format.SWISS else ()
     return pure.trf_text(name=tournament.name, players=players, rounds_total=tournament.round_count or None,
-                         scoring=scoring_of(tournament), forbidden=forbidden)
+                         scoring=scoring_of(tournament), forbidden=forbidden,
+                         accelerated=tournament.acceleration == Tournament.Acceleration.BAKU)
 
 
 def crosstable_csv(tournament: Tournament) -> str:

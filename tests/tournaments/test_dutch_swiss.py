@@ -352,3 +352,35 @@ def test_the_dutch_core_gives_the_top_seed_the_colour_the_lots_gave():
                                               initial_colour=colour)
         top = next(p for p in pairings if 1 in (p.one, p.two))
         assert (top.one == 1) == (colour == "B")  # the first-named moves first: Black
+
+
+def test_a_baku_swiss_exports_its_virtual_points_and_its_file_pairs_as_the_tournament_did(director):
+    from tournaments.pairing.trf import write_trf
+
+    players = make_players(8)
+    tournament = running_tournament(director, players, round_count=5, acceleration="baku", **DUTCH)
+    play_round(director, tournament, outcome=lambda g: "1/2-1/2" if g.pk % 2 else "1-0")
+    text = selectors.tournament_trf(tournament)
+    trf = parse_trf(text, "baku.trf")
+    # the first half of the players (2 x ceil(8 / 4) = 4) have a point before rounds 1-2, a half before round 3
+    assert dict(trf.accelerations) == {n: (20, 20, 10) for n in (1, 2, 3, 4)}  # match points, in tenths
+    assert "XXA    1  2.0  2.0  1.0" in text.splitlines()
+    assert parse_trf(write_trf(trf), "again.trf").accelerations == trf.accelerations  # written as read
+    # the file alone pairs round 2 as the tournament does (its acceleration read from the XXA lines)
+    entries = list(tournament.entries.order_by("seed", "-player__rating", "player__name", "player_id"))
+    by_number = {i: e.player_id for i, e in enumerate(entries, start=1)}
+    expected = {frozenset(by_number[n] for n in (p.white, p.black) if n is not None)
+                for p in pair_next_round(replace_colourless(trf))}
+    services.round_pair(acting_user=director, tournament=tournament)
+    assert _pairs(tournament, 2) == expected
+    plain = {frozenset(by_number[n] for n in (p.white, p.black) if n is not None)
+             for p in pair_next_round(replace_colourless(trf), virtual_points={})}
+    assert plain != expected  # without the virtual points the file would pair otherwise
+
+
+def replace_colourless(trf):
+    """The file with its two-game matches' colours wiped, as the tournament's own Dutch pairing sees them."""
+    from dataclasses import replace
+
+    players = tuple(replace(p, rounds=tuple(replace(r, colour=None) for r in p.rounds)) for p in trf.players)
+    return replace(trf, players=players, initial_colour="w")

@@ -666,11 +666,12 @@ def round_of(
     """Builds what the pairing of the next round needs from a tournament cut after the rounds played.
 
     The round to pair is the first one not paired: players whose line already holds it (a
-    requested bye, an absence) sit it out. ``virtual_points`` (acceleration, ``baku_virtual_points``)
-    gives, by pairing number, the virtual points each player has before each round (in tenths):
+    requested bye, an absence) sit it out. ``virtual_points`` (acceleration, ``baku_virtual_points``;
+    by default the file's ``XXA`` lines) gives, by pairing number, the virtual points each player has before each round (in tenths):
     they count in his score for the pairing only.
     """
-    virtual_points = virtual_points or {}
+    if virtual_points is None:  # the file's own acceleration (XXA lines), if any
+        virtual_points = dict(t.accelerations)
     system = t.points
     paired_rounds = max((k + 1 for p in t.players for k, r in enumerate(p.rounds) if r.paired), default=0)
     played = paired_rounds

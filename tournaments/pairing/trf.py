@@ -112,6 +112,8 @@ class TrfTournament:
     use_rank: bool = False
     forbidden: tuple[tuple[int, int, frozenset[int]], ...] = ()  # (first round, last round, players)
     requested_byes: tuple[tuple[int, int], ...] = ()  # (round, player)
+    # acceleration (XXA lines): by pairing number, the virtual points (tenths) before each round
+    accelerations: tuple[tuple[int, tuple[int, ...]], ...] = ()
     system: str = ""
     other_lines: tuple[str, ...] = field(default=())
 
@@ -228,6 +230,7 @@ def parse_trf(text: str, filename: str = "<trf>") -> TrfTournament:
     use_rank = False
     forbidden: list[tuple[int, int, frozenset[int]]] = []
     byes: list[tuple[int, int]] = []
+    accelerations: dict[int, list[int]] = {}
     system = ""
     other: list[str] = []
     bye_set = False
@@ -292,6 +295,12 @@ def parse_trf(text: str, filename: str = "<trf>") -> TrfTournament:
         elif code == "XXP":
             who = frozenset(int(w) for w in line[3:].split() if w.isdigit())
             forbidden.append((1, 10**6, who))
+        elif code == "XXA":  # a player's acceleration: his number, then each round's virtual points (4 wide)
+            who = _int(line[4:8], "player", filename, lineno, 5)
+            accelerations[who] = [
+                _tenths(line[i : i + 4], "virtual points", filename, lineno, i + 1) if line[i : i + 4].strip() else 0
+                for i in range(9, len(line.rstrip()), 5)
+            ]
         elif code == "240":
             rnd = _int(line[6:9], "round", filename, lineno, 7)
             for i in range(10, len(line.rstrip()), 5):
@@ -329,6 +338,7 @@ def parse_trf(text: str, filename: str = "<trf>") -> TrfTournament:
         use_rank=use_rank,
         forbidden=tuple(forbidden),
         requested_byes=tuple(byes),
+        accelerations=tuple((n, tuple(v)) for n, v in sorted(accelerations.items())),
         system=system,
         other_lines=tuple(other),
     )
@@ -367,4 +377,6 @@ def write_trf(t: TrfTournament, *, line_end: str = "\r") -> str:
         out.append(f"092 {t.system}")
     for first, last, who in t.forbidden:
         out.append(f"260 {first:>3} {last:>3} " + " ".join(f"{n:>4}" for n in sorted(who)))
+    for number, virtual in t.accelerations:
+        out.append(f"XXA {number:>4} " + " ".join(f"{_score_text(v):>4}" for v in virtual))
     return line_end.join(out) + line_end

@@ -296,18 +296,24 @@ class TrfEntry:
 
 
 def trf_text(*, name: str, players: list[TrfEntry], rounds_total: int | None, scoring: Scoring,
-             forbidden: tuple[tuple[int, int, frozenset[int]], ...] = ()) -> str:
+             forbidden: tuple[tuple[int, int, frozenset[int]], ...] = (), accelerated: bool = False) -> str:
     """Returns the tournament as FIDE's TRF, one round a match, its points the tournament's (BBW, BBD,
     BBL, BBU lines: a won match, a drawn one, a lost one, the bye); ``forbidden`` (first round, last
-    round, pairing numbers) are the players kept apart (``260`` lines)."""
+    round, pairing numbers) are the players kept apart (``260`` lines); ``accelerated``: the Baku
+    acceleration's virtual points, an ``XXA`` line for each player who has some."""
     system = PointSystem(win=round(scoring.win * 10), draw=round(scoring.draw * 10), loss=round(scoring.loss * 10),
                          zero_bye=0, forfeit_loss=round(scoring.loss * 10), bye=round(scoring.bye * 10))
+    accelerations = ()
+    if accelerated and rounds_total:
+        virtual = baku_virtual_points(sorted(p.number for p in players), rounds_total, system)
+        accelerations = tuple(sorted(virtual.items()))
     trf = TrfTournament(
         players=tuple(
             TrfPlayer(number=p.number, name=p.name[:33], rating=p.rating or 0, rank=p.rank).with_rounds(
                 tuple(TrfRound(opponent, colour, result) for opponent, colour, result in p.rounds), system)
             for p in players),
         rounds_total=rounds_total, points=system, other_lines=(f"012 {name}",), forbidden=forbidden,
+        accelerations=accelerations,
     )
     lines = write_trf(trf, line_end="\n").split("\n")
     points = [f"{code} {value / 10:>4.1f}" for code, value in
