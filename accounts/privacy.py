@@ -38,6 +38,16 @@ def name_hidden(name: str | None) -> str | None:
     return None if name is None else OFFICIAL
 
 
+def fields_hidden(request: Any, data: dict[str, Any], *fields: str) -> dict[str, Any]:
+    """Replaces the usernames under ``fields`` of a serialized answer for a caller not signed in, or when
+    the answer has no request (no username reaches the public)."""
+    if request is None or not names_shown_to(request.user):
+        for field in fields:
+            if field in data:
+                data[field] = name_hidden(data[field])
+    return data
+
+
 def names_hidden(names: list[str] | tuple[str, ...], word: str) -> list[str]:
     """The stand-in for a list of usernames: the role word, as many times."""
     return [word] * len(names)

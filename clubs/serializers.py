@@ -7,7 +7,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from rest_framework import serializers
 
-from accounts.privacy import name_hidden, names_shown_to
+from accounts.privacy import fields_hidden
 from clubs.models import Club, ClubLog
 from core.limits import MAX_ID, NOTE_MAX_LENGTH, USERNAME_MAX_LENGTH
 from core.text import no_control_characters
@@ -24,12 +24,8 @@ class UsernameField(serializers.SlugRelatedField):
 
 
 def _hide_names(serializer: serializers.Serializer, data: dict[str, Any], *names: str) -> dict[str, Any]:
-    request = serializer.context.get("request")
-    if request is None or not names_shown_to(request.user):
-        for name in names:
-            if name in data:
-                data[name] = name_hidden(data[name])
-    return data
+    """The usernames under ``names`` hidden from the public (``accounts.privacy.fields_hidden``)."""
+    return fields_hidden(serializer.context.get("request"), data, *names)
 
 
 class ClubSerializer(serializers.ModelSerializer):

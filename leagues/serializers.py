@@ -6,7 +6,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from accounts.privacy import name_hidden, names_shown_to
+from accounts.privacy import fields_hidden
 from core.limits import MAX_ID, NOTE_MAX_LENGTH, USERNAME_MAX_LENGTH
 from leagues.models import Cup, Fixture, League, LeagueLog, Postponement, SheetLine, Team
 
@@ -17,14 +17,8 @@ DEFAULT_SIDES = [("home", "Home"), ("away", "Away"), ("both", "Both")]
 
 
 def _names_hidden(serializer: serializers.Serializer, data: dict[str, Any], *names: str) -> dict[str, Any]:
-    """Replaces the usernames under ``names`` for a caller not signed in, or when the answer has no request
-    (``accounts.privacy``: no username reaches the public)."""
-    request = serializer.context.get("request")
-    if request is None or not names_shown_to(request.user):
-        for name in names:
-            if name in data:
-                data[name] = name_hidden(data[name])
-    return data
+    """The usernames under ``names`` hidden from the public (``accounts.privacy.fields_hidden``)."""
+    return fields_hidden(serializer.context.get("request"), data, *names)
 
 
 class LeagueSerializer(serializers.ModelSerializer):
