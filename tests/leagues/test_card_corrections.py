@@ -174,3 +174,27 @@ def test_a_three_move_ballot_board_changes_only_the_corrected_game(make_user, dj
     fixture.refresh_from_db()
     assert fixture.card[0] == {"board": 1, "home": "1.5", "away": "0.5", "games": ["1", "0.5"]}
     assert (fixture.home_points, fixture.away_points) == (Decimal("3.5"), Decimal("0.5"))
+
+
+def test_the_migration_gives_the_cards_entered_before_it_their_games_results(
+        make_user, django_capture_on_commit_callbacks):
+    import importlib
+
+    from django.apps import apps
+
+    from leagues.models import BoardGame
+
+    capture = django_capture_on_commit_callbacks
+    world = build_league(make_user)
+    fixture = _match(world)
+    _play(capture, world, fixture, ["home", "away", "home", "draw"])
+    services.card_confirm(acting_user=captain_of(world, fixture.away), fixture=fixture)
+    BoardGame.objects.filter(fixture=fixture).update(counted_result="")  # as the rows were before the migration
+    migration = importlib.import_module("leagues.migrations.0004_card_follows_corrected_games")
+    migration.counted_from_games(apps, None)
+    assert all(bg.counted_result == bg.game.result for bg in BoardGame.objects.filter(fixture=fixture)
+               .select_related("game"))
+    assert services.fixture_games_finished(fixture_id=fixture.pk) is False  # nothing to follow: the card stands
+    game_correct(capture, world.secretary, board_game(fixture, 4), "home", reason="board 4 was won")
+    fixture.refresh_from_db()
+    assert (fixture.home_points, fixture.home_match_points) == (Decimal(3), 2)
