@@ -198,3 +198,33 @@ def test_the_migration_gives_the_cards_entered_before_it_their_games_results(
     game_correct(capture, world.secretary, board_game(fixture, 4), "home", reason="board 4 was won")
     fixture.refresh_from_db()
     assert (fixture.home_points, fixture.home_match_points) == (Decimal(3), 2)
+
+
+def test_a_level_cup_tie_goes_through_on_a_corrected_game_and_a_decided_one_stays(
+        make_user, django_capture_on_commit_callbacks):
+    capture = django_capture_on_commit_callbacks
+    world = build_league(make_user, slug="cupfix", teams=5)
+    cup = services.cup_create(acting_user=world.secretary, league=world.league, season=world.season,
+                              name="Shield", teams=[t.pk for t in world.teams], tie_rule="decider")
+    tie = Fixture.objects.select_related("home", "away").get(cup=cup, round=1, away__isnull=False)
+    for side, team in (("home", tie.home), ("away", tie.away)):
+        services.sheet_submit(acting_user=captain_of(world, team), fixture=tie, side=side, players=sheet(world, team))
+    services.match_start(acting_user=world.secretary, fixture=tie)
+    _play(capture, world, tie, ["home", "away", "draw", "draw"])
+    services.card_confirm(acting_user=captain_of(world, tie.away), fixture=tie)
+    tie.refresh_from_db()
+    assert tie.cup_through == "" and not Fixture.objects.filter(cup=cup, round=2).exists()  # level: a decider
+
+    game_correct(capture, world.secretary, board_game(tie, 3), "home", reason="board 3 was won")
+    tie.refresh_from_db()
+    assert (tie.home_points, tie.cup_through) == (Decimal("2.5"), "home")
+    through = LeagueLog.objects.get(league=world.league, kind="cup_through")
+    assert through.actor_id is None and through.data["team"] == tie.home_id
+    assert Fixture.objects.filter(cup=cup, round=2).count() == 2
+
+    game_correct(capture, world.secretary, board_game(tie, 4), "away", reason="board 4 was lost")
+    tie.refresh_from_db()
+    assert (tie.home_points, tie.cup_through) == (Decimal(2), "home")  # level again: the tie stays decided
+    last = LeagueLog.objects.filter(league=world.league, kind="card_corrected").order_by("-seq").first()
+    assert "(home through) and stands" in last.reason
+    assert LeagueLog.objects.filter(league=world.league, kind="cup_through").count() == 1
