@@ -93,8 +93,9 @@ def _points(text: str) -> Decimal | None:
         return None
 
 
-#: The rows that give a fixture its counted result.
-RESULT_KINDS = (LeagueLog.Kind.CARD_CONFIRMED, LeagueLog.Kind.DISPUTE_DECIDED, LeagueLog.Kind.MATCH_DEFAULTED)
+#: The rows that give a fixture its counted result (a ``card_corrected`` row of a counted match gives it anew).
+RESULT_KINDS = (LeagueLog.Kind.CARD_CONFIRMED, LeagueLog.Kind.DISPUTE_DECIDED, LeagueLog.Kind.MATCH_DEFAULTED,
+                LeagueLog.Kind.CARD_CORRECTED)
 
 
 def _results_mismatch(league: League) -> str:
@@ -103,7 +104,7 @@ def _results_mismatch(league: League) -> str:
     logged: dict[int, tuple[str, str, int]] = {}
     for seq, data in LeagueLog.objects.filter(league_id=league.pk, kind__in=RESULT_KINDS).order_by("seq").values_list(
             "seq", "data"):
-        if isinstance(data, dict) and "fixture" in data:
+        if isinstance(data, dict) and "fixture" in data and "home_points" in data:
             logged[data["fixture"]] = (str(data.get("home_points")), str(data.get("away_points")), seq)
     counted = Fixture.objects.filter(season__league_id=league.pk, status__in=("result", "defaulted")).values_list(
         "pk", "home_points", "away_points")

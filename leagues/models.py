@@ -235,6 +235,10 @@ class BoardGame(models.Model):
     number = models.PositiveSmallIntegerField(default=1)
     home_colour = models.CharField(max_length=5)
     game = models.OneToOneField("games.Game", on_delete=models.CASCADE, related_name="league_board")
+    counted_result = models.CharField(
+        max_length=8, blank=True, default="",
+        help_text="The game's result the match's card was last written from (the card follows a corrected game: "
+                  "leagues.services.fixture_games_finished).")
 
     class Meta:
         ordering = ["fixture", "board", "number"]
@@ -286,6 +290,7 @@ class LeagueLog(models.Model):
         MATCH_STARTED = "match_started", "Match started: boards became games"
         CARD_ENTERED = "card_entered", "Result card entered"
         CARD_CONFIRMED = "card_confirmed", "Result card confirmed"
+        CARD_CORRECTED = "card_corrected", "Result card follows a board game's corrected result"
         CARD_DISPUTED = "card_disputed", "Result card disputed"
         DISPUTE_DECIDED = "dispute_decided", "Dispute decided by the secretary"
         MATCH_DEFAULTED = "match_defaulted", "Match defaulted"

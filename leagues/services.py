@@ -1,7 +1,7 @@
 """Every write to a league: leagues, seasons, teams and rosters, fixtures, team sheets, boards as games,
 result cards and disputes, defaults and postponements. Each writes a row of the league's chained log in
-its transaction; the table changes only with a ``card_confirmed``, ``dispute_decided`` or
-``match_defaulted`` row."""
+its transaction; the table changes only with a ``card_confirmed``, ``dispute_decided``, ``match_defaulted`` or
+``card_corrected`` row (a board game's result corrected after the card was entered)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from accounts.roles import is_director
 from arbitration.creation import game_create
+from arbitration.rulings.corrections import live_ending
 from clubs.models import Club, club_key
 from clubs.services import club_for_name
 from games.models import Game
@@ -511,20 +512,30 @@ def _default(fixture: Fixture, *, side: str, reason: str, actor: Any) -> Fixture
     return fixture
 
 
+#: The statuses of a match whose card is entered: its card follows a board game whose result is corrected.
+CARDED = (Status.CARD_ENTERED, Status.DISPUTED, Status.RESULT)
+
+
 @transaction.atomic
 def fixture_games_finished(*, fixture_id: int) -> bool:
-    """Enters the card of a started match once all its games are finished (the games arrive from the boards);
-    idempotent: a second call, or one before the last game ends, does nothing. Returns whether it entered."""
+    """Enters the card of a started match once all its games are finished (the games arrive from the boards),
+    and makes an entered card follow a board game whose result has changed since (``_card_follow``).
+
+    Idempotent: a second call, one before the last game ends, or one that finds every game's result the one its
+    card was written from, does nothing. Returns whether it entered or changed the card."""
     fixture = _lock_fixture(fixture_id)
+    if fixture.status in CARDED:
+        return _card_follow(fixture)
     if fixture.status != Status.STARTED:
         return False
-    games = list(BoardGame.objects.filter(fixture=fixture).values_list("board", "number", "home_colour",
-                                                                       "game__status", "game__result"))
-    if any(status != Game.Status.FINISHED for _b, _n, _c, status, _r in games):
+    rows = list(BoardGame.objects.filter(fixture=fixture).select_related("game").order_by("board", "number"))
+    if any(row.game.status != Game.Status.FINISHED for row in rows):
         return False
     by_board: dict[int, list[Decimal]] = {}
-    for board, _number, colour, _status, result in sorted(games):
-        by_board.setdefault(board, []).append(game_points(result, colour)[0])
+    for row in rows:
+        by_board.setdefault(row.board, []).append(game_points(row.game.result, row.home_colour)[0])
+        row.counted_result = row.game.result
+    BoardGame.objects.bulk_update(rows, ["counted_result"])
     league = fixture.season.league
     boards = [by_board.get(board, [0] * league.games_per_board) for board in range(1, league.board_count + 1)]
     lines = card_lines(fixture, boards)
@@ -533,6 +544,88 @@ def fixture_games_finished(*, fixture_id: int) -> bool:
     log_append(league=league, kind=Kind.CARD_ENTERED, actor=None, reason="from the boards' games",
                data={"fixture": fixture.pk, "card": lines})
     return True
+
+
+def _said(points: Decimal) -> str:
+    """A game's points as a card says them: 1, ½ or 0."""
+    return "½" if points == Decimal("0.5") else str(int(points))
+
+
+def _card_follow(fixture: Fixture) -> bool:
+    """Makes the entered card of a match (locked) follow its board games whose result is no longer the one the
+    card was written from: an ending corrected, or an appeal decided with another result (arbitration), then the
+    game's new ending (``game_finished``). A game put back in play leaves the card as it is until it ends again.
+
+    Each changed game's points replace that game's on its board's line, and only those: a line entered or decided
+    by hand keeps its other games. A confirmed or decided match (``result``) has its points and match points, and
+    so the table, computed again. One ``card_corrected`` row says, game by game, the result before and after, what
+    the card said (and whether it said so by hand) and what it says now; the game's result, from its log, is the
+    why. Exactly once per change: the row is written with the games' ``counted_result`` in one transaction.
+    """
+    rows = list(BoardGame.objects.filter(fixture=fixture).select_related("game").order_by("board", "number"))
+    changed = [row for row in rows
+               if row.game.status == Game.Status.FINISHED and row.game.result and row.game.result != row.counted_result]
+    if not changed:
+        return False
+    league = fixture.season.league
+    lines = [dict(line) for line in fixture.card]
+    by_board = {line.get("board"): line for line in lines}
+    changes, said = [], []
+    for row in changed:
+        now = game_points(row.game.result, row.home_colour)[0]
+        line = by_board.get(row.board)
+        games = list(line.get("games") or []) if line is not None and not line.get("default") else []
+        if row.number > len(games):  # a board defaulted on the card: no game of it counts (cannot happen)
+            card_before = None
+        else:
+            card_before = _points(games[row.number - 1])
+            games[row.number - 1] = str(now)
+            home = sum((_points(g) for g in games), Decimal(0))
+            line.update({"games": games, "home": str(home), "away": str(league.games_per_board - home)})
+        counted = game_points(row.counted_result, row.home_colour)[0] if row.counted_result else None
+        by_hand = card_before is not None and counted is not None and card_before != counted
+        entry = live_ending(row.game)
+        ending = entry.seq if entry is not None else None
+        changes.append({"board": row.board, "number": row.number, "game": row.game_id,
+                        "result_before": row.counted_result or None, "result": row.game.result,
+                        "termination": row.game.termination, "game_end": ending,
+                        "card_before": str(card_before) if card_before is not None else None, "card": str(now),
+                        "by_hand": by_hand})
+        said.append(f"board {row.board} game {row.number} (game {row.game_id}): its result is now {row.game.result} "
+                    f"({row.game.get_termination_display() if row.game.termination else 'ended'}"
+                    + (f", entry #{ending} of its log" if ending else "") + "), "
+                    + (f"was {row.counted_result}" if row.counted_result else "none was counted")
+                    + (f"; the card said {_said(card_before)} for the home team" if card_before is not None else "")
+                    + (" (entered by hand, not the game's result)" if by_hand else "")
+                    + f", it says {_said(now)}")
+        row.counted_result = row.game.result
+    BoardGame.objects.bulk_update(changed, ["counted_result"])
+    before = {"card": fixture.card, "home_points": _text(fixture.home_points), "away_points": _text(fixture.away_points),
+              "home_match_points": fixture.home_match_points, "away_match_points": fixture.away_match_points}
+    if fixture.status == Status.RESULT:
+        _apply(fixture, lines, Status.RESULT)
+    else:
+        fixture.card = lines
+        fixture.save(update_fields=["card"])
+    reason = ("A board game's result changed after the card was entered (a ruling corrected, or an appeal decided, on "
+              "the game's log); the card follows: " + "; ".join(said) + ".")
+    if fixture.cup_id is not None and fixture.cup_through:
+        reason += (f" The cup tie was decided ({fixture.cup_through} through) and stands: the secretary decides "
+                   "any change to the draw.")
+    data: dict[str, Any] = {"fixture": fixture.pk, "status": fixture.status, "changes": changes, "card": lines,
+                            "before": before}
+    if fixture.status == Status.RESULT:
+        data.update({"home_points": _text(fixture.home_points), "away_points": _text(fixture.away_points),
+                     "home_match_points": fixture.home_match_points, "away_match_points": fixture.away_match_points})
+    log_append(league=league, kind=Kind.CARD_CORRECTED, actor=None, reason=reason, data=data)
+    if fixture.cup_id is not None and fixture.status == Status.RESULT and not fixture.cup_through:
+        _cup_after(fixture, actor=None)  # a level tie waiting for its decider may now have a winner
+    return True
+
+
+def _text(points: Decimal | None) -> str | None:
+    """Board points as the row says them, to the half point (``3.5``, ``4.0``)."""
+    return None if points is None else str(Decimal(points).quantize(Decimal("0.1")))
 
 
 # --- postponements -----------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ class Kind(models.TextChoices):
     TOURNAMENT_REOPENED = "tournament_reopened", "A tournament of yours is reopened"
     FIXTURE_REMINDER = "fixture_reminder", "A league match of yours is near (a reminder)"
     FIXTURE_POSTPONED = "fixture_postponed", "A postponement of your team's league match"
+    CARD_CORRECTED = "card_corrected", "Your team's match card follows a corrected game"
 
 
 class Notification(models.Model):

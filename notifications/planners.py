@@ -236,11 +236,40 @@ def fixture_postponed(row: LeagueLog) -> Plan | None:
     return plan
 
 
+def card_corrected(row: LeagueLog) -> Plan | None:
+    """A match's card followed a board game whose result was corrected (a ``card_corrected`` row): both captains
+    are told, game by game, what the card said and says now, and the match's points before and after when the
+    table counts it. One message per row and captain (the row is one change)."""
+    data = row.data if isinstance(row.data, dict) else {}
+    fixture = Fixture.objects.select_related("home", "away", "season__league").filter(pk=data.get("fixture")).first()
+    if fixture is None:
+        return None
+    before = data.get("before") if isinstance(data.get("before"), dict) else {}
+    counted = "home_points" in data
+    base = {**_fixture_context(fixture), "status": data.get("status"), "counted": counted,
+            "changes": [{"board": c.get("board"), "number": c.get("number"), "game": c.get("game"),
+                         "result_before": c.get("result_before"), "result": c.get("result"),
+                         "card_before": c.get("card_before"), "card": c.get("card"), "by_hand": c.get("by_hand")}
+                        for c in data.get("changes") or []],
+            "points_before": f"{before.get('home_points')}-{before.get('away_points')}" if counted else None,
+            "points": f"{data.get('home_points')}-{data.get('away_points')}" if counted else None,
+            "reason": row.reason}
+    plan = Plan(event=f"card_corrected:league_log:{row.pk}", kind=Kind.CARD_CORRECTED, tournament_id=None)
+    for player, side in _captain_players(fixture):
+        plan.recipients.append((player, {**base, "side": side}))
+    return plan
+
+
 def plan_of_league_log_row(row_id: int) -> Plan | None:
     """Returns the plan of a league log row that tells people something, or None."""
     row = LeagueLog.objects.filter(pk=row_id).first()
-    return fixture_postponed(row) if row is not None else None
+    if row is None:
+        return None
+    if row.kind == LeagueLog.Kind.CARD_CORRECTED:
+        return card_corrected(row)
+    return fixture_postponed(row)
 
 
 #: The league log's kinds a planner reads.
-LEAGUE_LOG_KINDS = frozenset({LeagueLog.Kind.POSTPONEMENT, LeagueLog.Kind.MATCH_DEFAULTED})
+LEAGUE_LOG_KINDS = frozenset({LeagueLog.Kind.POSTPONEMENT, LeagueLog.Kind.MATCH_DEFAULTED,
+                              LeagueLog.Kind.CARD_CORRECTED})

@@ -124,3 +124,33 @@ def test_each_step_of_a_postponement_tells_both_captains_once(match, django_capt
     for row in LeagueLog.objects.filter(league=world.league, kind__in=["postponement", "match_defaulted"]):
         league_log_row_notify(row.pk)  # a redelivered task: nothing more
     assert len(mail.outbox) == 8
+
+
+def test_a_card_that_follows_a_corrected_game_tells_both_captains_once(match, django_capture_on_commit_callbacks):
+    from leagues.models import LeagueLog
+    from notifications.tasks import league_log_row_notify
+    from tests.leagues.conftest import board_game, game_adjudicate, game_correct
+
+    world, fixture = match
+    capture = django_capture_on_commit_callbacks
+    for team in (fixture.home, fixture.away):
+        services.sheet_submit(acting_user=captain_of(world, team), fixture=fixture, players=sheet(world, team))
+    services.match_start(acting_user=world.secretary, fixture=fixture)
+    for board in range(1, 5):
+        game_adjudicate(capture, world.secretary, board_game(fixture, board), "home")
+    with capture(execute=True):
+        services.card_confirm(acting_user=captain_of(world, fixture.away), fixture=fixture)
+    assert not [m for m in mail.outbox if "corrected" in m.subject]  # the card and its confirmation tell no one
+    game_correct(capture, world.secretary, board_game(fixture, 4), "away", reason="board 4: the wrong scoresheet")
+    for address in ("captain0@example.org", "captain1@example.org"):
+        [message] = [m for m in to(address) if "follows a corrected game" in m.subject]
+        assert f"{fixture.home.name} v {fixture.away.name}" in message.subject
+        assert "board 4, game 1" in message.body and "the card said 1" in message.body and "it says 0" in message.body
+        assert "The match's points: 4.0-0.0 before, 3.0-1.0 now" in message.body
+        [(html, _kind)] = message.alternatives
+        assert 'data-board="4"' in html
+    assert not [m for m in to("home1@example.org") if "follows a corrected game" in m.subject]  # captains only
+    row = LeagueLog.objects.get(league=world.league, kind="card_corrected")
+    league_log_row_notify(row.pk)  # a redelivered task: nothing more
+    assert Notification.objects.filter(kind="card_corrected").count() == 2
+    assert len([m for m in mail.outbox if "follows a corrected game" in m.subject]) == 2

@@ -140,13 +140,13 @@ def test_the_preferences_page_sets_what_a_person_receives(field, client):
     account = field[1].user
     client.force_login(account)
     page = client.get("/notifications/").content.decode()
-    assert "player1@example.org" in page and page.count('type="checkbox"') == 6 and page.count(" checked") == 6
+    assert "player1@example.org" in page and page.count('type="checkbox"') == 7 and page.count(" checked") == 7
     client.post("/notifications/", {"kind": ["result_to_confirm", "appeal_decided"]})
     assert set(notify.kinds_unsubscribed(account)) == {"round_published", "tournament_reopened", "fixture_reminder",
-                                                       "fixture_postponed"}
+                                                       "fixture_postponed", "card_corrected"}
     client.post("/notifications/", {"kind": ["round_published", "result_to_confirm", "appeal_decided",
                                              "tournament_reopened", "fixture_reminder", "fixture_postponed",
-                                             "not-a-kind"]})
+                                             "card_corrected", "not-a-kind"]})
     assert notify.kinds_unsubscribed(account) == set()
     client.logout()
     assert client.get("/notifications/").status_code == 302
@@ -273,7 +273,8 @@ def test_the_unsubscribe_page_offers_to_stop_every_kind_at_once(field, client):
     every = re.search(r'action="(/notifications/unsubscribe/[^"]+/)"', page.content.decode()).group(1)
     assert client.post(every).status_code == 200
     assert notify.kinds_unsubscribed(account) == {"round_published", "result_to_confirm", "appeal_decided",
-                                                  "tournament_reopened", "fixture_reminder", "fixture_postponed"}
+                                                  "tournament_reopened", "fixture_reminder", "fixture_postponed",
+                                                  "card_corrected"}
     assert notify.kinds_unsubscribed(field[1].user) == set()
 
 
