@@ -28,7 +28,8 @@ def flaky_mail_worker(transactional_db, tmp_path):
                                 "NOTIFICATIONS_RETRY_SECONDS": "0.5"},
                            log_path=tmp_path / "worker.log")
     worker.start()
-    yield folder
+    with worker.alone():  # the session's worker (another test's) would send with the real backend
+        yield folder
     worker.stop()
 
 

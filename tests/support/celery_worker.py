@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -86,3 +88,26 @@ class WorkerProcess:
                 self.kill()
         if self._log not in (None, subprocess.DEVNULL):
             self._log.close()  # type: ignore[union-attr]
+
+    @contextlib.contextmanager
+    def alone(self) -> Iterator[WorkerProcess]:
+        """Makes this worker the only one taking tasks from the default queue while the block runs.
+
+        Another worker of the session (``celery_worker`` lives as long as the xdist process) would
+        otherwise take some of the tasks, with its own settings (a test's mail backend, its own
+        limits); the others stop consuming and start again after the block.
+        """
+        from config.celery import app
+
+        queue = app.conf.task_default_queue
+        with app.connection_for_write() as connection:
+            replies = app.control.ping(timeout=0.5, connection=connection) or []
+            others = [name for reply in replies for name in reply if name != self.node_name]
+            if others:
+                app.control.cancel_consumer(queue, destination=others, reply=True, connection=connection)
+        try:
+            yield self
+        finally:
+            if others:
+                with app.connection_for_write() as connection:
+                    app.control.add_consumer(queue, destination=others, reply=True, connection=connection)
