@@ -39,6 +39,7 @@ from arbitration.services import (
     result_confirm,
     ruling_issue,
 )
+from core.http import conditional
 from games.models import Game
 from games.selectors import game_get, game_list
 
@@ -223,12 +224,13 @@ class GamePDNView(APIView):
 
     permission_classes = [ReadOrSignedIn]
 
-    @extend_schema(summary="The game as PDN", responses={(200, "text/plain"): OpenApiTypes.STR, 404: _ERRORS[404]})
+    @extend_schema(summary="The game as PDN (ETag, If-None-Match)",
+                   responses={(200, "text/plain"): OpenApiTypes.STR, 304: None, 404: _ERRORS[404]})
     def get(self, request: Request, pk: int) -> HttpResponse:
         game = get_object_or_404(Game.objects.select_related("black", "white", "round__tournament"), pk=pk)
         response = HttpResponse(game_pdn(game), content_type="text/plain; charset=utf-8")
         response["Content-Disposition"] = f'inline; filename="game-{game.pk}.pdn"'
-        return response
+        return conditional(request, response)
 
 
 @extend_schema(exclude=True)

@@ -479,12 +479,20 @@ EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "").strip() or (
 # A message that fails for a transient reason (the mail server away, a 4xx answer) is tried again
 # after NOTIFICATIONS_RETRY_SECONDS, doubled each time, up to 6 times (30 s .. 16 min by default).
 NOTIFICATIONS_RETRY_SECONDS = float(os.environ.get("NOTIFICATIONS_RETRY_SECONDS", "30"))
+# A message whose task was lost (a worker killed, the broker restarted empty) is sent by the beat's sweep
+# (notifications.pending_sweep, every 5 minutes): one never tried this many minutes after it was recorded, one
+# tried and still pending this long after its retries would have ended.
+NOTIFICATIONS_SWEEP_MINUTES = float(os.environ.get("NOTIFICATIONS_SWEEP_MINUTES", "10"))
 # A league match's players and captains are reminded this many days before its date, by a sweep that
 # `celery -A config beat` runs hourly (notifications.fixture_reminders_sweep; once per match, date, person).
 LEAGUE_REMINDER_DAYS = int(os.environ.get("LEAGUE_REMINDER_DAYS", "2"))
 CELERY_BEAT_SCHEDULE = {
     "league-fixture-reminders": {"task": "notifications.fixture_reminders_sweep", "schedule": 3600.0},
     "league-postponements": {"task": "leagues.postponements_sweep", "schedule": 3600.0},
+    # the webhook deliveries due whose task was lost (a retry is a task with a countdown)
+    "webhook-deliveries": {"task": "integrations.deliveries_sweep", "schedule": 60.0},
+    # the notifications whose sending task was lost
+    "notifications-pending": {"task": "notifications.pending_sweep", "schedule": 300.0},
 }
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Draughts tournaments <noreply@localhost>")
 # The address of the site as people reach it, for the links in messages and the calendar feeds
@@ -502,6 +510,9 @@ WEBHOOK_RETRY_BASE_SECONDS = float(os.environ.get("WEBHOOK_RETRY_BASE_SECONDS", 
 WEBHOOK_RETRY_MAX_DELAY = float(os.environ.get("WEBHOOK_RETRY_MAX_DELAY", "3600"))
 WEBHOOK_RETRY_FOR = float(os.environ.get("WEBHOOK_RETRY_FOR", str(24 * 3600)))
 WEBHOOK_ALLOW_LOOPBACK = env_bool("WEBHOOK_ALLOW_LOOPBACK", False)
+# The beat's sweep (integrations.deliveries_sweep, every minute) sends again the deliveries due for longer
+# than this: their retry's task was lost (a worker killed, the broker restarted empty).
+WEBHOOK_SWEEP_GRACE_SECONDS = float(os.environ.get("WEBHOOK_SWEEP_GRACE_SECONDS", "60"))
 # WEBHOOK_QUEUE: the Celery queue of the webhooks' tasks (default: the default queue). A deployment with
 # many webhooks gives them their own (WEBHOOK_QUEUE=webhooks, a worker started with -Q webhooks), so
 # that a slow receiver holds none of the workers of the tournaments' tasks.

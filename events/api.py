@@ -29,11 +29,13 @@ from events.serializers import (
     SeriesCreateSerializer,
     SeriesSerializer,
     SeriesStageCreateSerializer,
+    SeriesSummarySerializer,
     TitleMatchCreateSerializer,
     TitleMatchSerializer,
     event_data,
     section_data,
     series_data,
+    series_summary_data,
     title_match_data,
 )
 from tournaments.serializers import player_ref
@@ -174,7 +176,8 @@ class TitleMatchViewSet(viewsets.GenericViewSet):
     @extend_schema(summary="The title matches", responses={200: TitleMatchSerializer(many=True)})
     def list(self, request: Request) -> Response:
         page = self.paginate_queryset(selectors.title_match_list())
-        return self.get_paginated_response([_match_detail(m) for m in page])
+        return self.get_paginated_response([title_match_data(match, line, rows)
+                                            for match, line, rows in selectors.title_match_page(page)])
 
     @extend_schema(summary="A title match and its score line", responses={200: TitleMatchSerializer,
                                                                         404: _ERRORS[404]})
@@ -217,10 +220,12 @@ class SeriesViewSet(viewsets.GenericViewSet):
     lookup_field = "slug"
     lookup_value_converter = "slug"
 
-    @extend_schema(summary="The series", responses={200: SeriesSerializer(many=True)})
+    @extend_schema(summary="The series, each with its stages (its standings: GET /series/{slug}/)",
+                   responses={200: SeriesSummarySerializer(many=True)})
     def list(self, request: Request) -> Response:
         page = self.paginate_queryset(selectors.series_list())
-        return self.get_paginated_response([_series_detail(s) for s in page])
+        return self.get_paginated_response([series_summary_data(s, [stage.tournament for stage in s.stages.all()])
+                                            for s in page])
 
     @extend_schema(summary="A series and its standings", responses={200: SeriesSerializer, 404: _ERRORS[404]})
     def retrieve(self, request: Request, slug: str | None = None) -> Response:

@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Prefetch, QuerySet
 
 from events.matchplay import ScoreLine, half_points_text, score_line
-from events.models import Event, Registration, Section, Series, TitleMatch, TitleMatchGame
+from events.models import Event, Registration, Section, Series, SeriesStage, TitleMatch, TitleMatchGame
 from events.series import SeriesRow, StageRow, series_standings
 from events.services import entry_rules_of, match_results
 from games.models import Game
@@ -109,7 +109,8 @@ def desk(event: Event) -> list[DeskLine]:
 
 
 def title_match_list() -> QuerySet[TitleMatch]:
-    return TitleMatch.objects.select_related("player_one", "player_two", "event").order_by("-created_at")
+    return TitleMatch.objects.select_related("player_one", "player_two", "first_black", "event").order_by(
+        "-created_at")
 
 
 @dataclass
@@ -124,11 +125,16 @@ class MatchGameLine:
     running: str  # the score after it
 
 
-def title_match_detail(match: TitleMatch) -> tuple[ScoreLine, list[MatchGameLine]]:
-    """Returns the match's score line and one line per game of the match (played, being played, or to come)."""
-    line = score_line(match.games, match_results(match))
-    games = {mg.number: mg.game for mg in TitleMatchGame.objects.filter(match=match).select_related(
-        "game__black", "game__white")}
+def title_match_detail(match: TitleMatch, match_games: list[TitleMatchGame] | None = None,
+                       ) -> tuple[ScoreLine, list[MatchGameLine]]:
+    """Returns the match's score line and one line per game of the match (played, being played, or to come).
+
+    ``match_games``: the match's games read already, with their games (``title_match_page``); else one query.
+    """
+    if match_games is None:
+        match_games = list(TitleMatchGame.objects.filter(match=match).select_related("game__black", "game__white"))
+    line = score_line(match.games, match_results(match, match_games))
+    games = {mg.number: mg.game for mg in match_games}
     players = {match.player_one_id: match.player_one, match.player_two_id: match.player_two}
     other = match.player_two_id if match.first_black_id == match.player_one_id else match.player_one_id
     rows = []
@@ -146,8 +152,19 @@ def title_match_detail(match: TitleMatch) -> tuple[ScoreLine, list[MatchGameLine
     return line, rows
 
 
+def title_match_page(matches: list[TitleMatch]) -> list[tuple[TitleMatch, ScoreLine, list[MatchGameLine]]]:
+    """Returns each match of a page (from ``title_match_list``: its players read with it) with its score line and
+    its games' lines, from one query for the games of them all, whatever their number."""
+    by_match: dict[int, list[TitleMatchGame]] = {match.pk: [] for match in matches}
+    for mg in TitleMatchGame.objects.filter(match_id__in=list(by_match)).select_related("game"):
+        by_match[mg.match_id].append(mg)
+    return [(match, *title_match_detail(match, by_match[match.pk])) for match in matches]
+
+
 def series_list() -> QuerySet[Series]:
-    return Series.objects.order_by("-created_at")
+    """The series, newest first, each with its stages' tournaments (one query for the stages of them all)."""
+    stages = SeriesStage.objects.select_related("tournament").order_by("number")
+    return Series.objects.prefetch_related(Prefetch("stages", queryset=stages)).order_by("-created_at")
 
 
 def series_table(series: Series) -> tuple[list[Tournament], list[tuple[SeriesRow, Player]]]:
@@ -168,4 +185,5 @@ def event_for_tournament(tournament: Tournament) -> Event | None:
     return Event.objects.filter(sections__tournament=tournament).first()
 
 
-__all__ = ["desk", "event_list", "event_overview", "sections_of", "series_table", "title_match_detail"]
+__all__ = ["desk", "event_list", "event_overview", "sections_of", "series_list", "series_table", "title_match_detail",
+           "title_match_list", "title_match_page"]

@@ -237,21 +237,33 @@ class SeriesRowSerializer(serializers.Serializer):
     counted = serializers.ListField(child=serializers.BooleanField())
 
 
-class SeriesSerializer(serializers.Serializer):
+class SeriesSummarySerializer(serializers.Serializer):
+    """A series in the list: what it is and its stages; its standings are in ``GET /series/{slug}/``."""
+
     slug = serializers.CharField()
     name = serializers.CharField()
     method = serializers.CharField()
     place_points = serializers.ListField(child=serializers.FloatField())
     best_of = serializers.IntegerField(allow_null=True)
     stages = serializers.ListField(child=serializers.DictField())
+
+
+class SeriesSerializer(SeriesSummarySerializer):
     standings = SeriesRowSerializer(many=True)
 
 
-def series_data(series: Series, stages: list[Any], table: list[Any]) -> dict[str, Any]:
+def series_summary_data(series: Series, stages: list[Any]) -> dict[str, Any]:
+    """A series without its standings (the list's item): ``stages``, its tournaments in order."""
     return {
         "slug": series.slug, "name": series.name, "method": series.method,
         "place_points": list(series.place_points or []), "best_of": series.best_of,
         "stages": [{"number": i, "tournament": t.slug, "name": t.name} for i, t in enumerate(stages, start=1)],
+    }
+
+
+def series_data(series: Series, stages: list[Any], table: list[Any]) -> dict[str, Any]:
+    return {
+        **series_summary_data(series, stages),
         "standings": [{"rank": row.rank, "player": player_ref(player), "total": row.total,
                        "by_stage": list(row.by_stage), "counted": list(row.counted)} for row, player in table],
     }

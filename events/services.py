@@ -259,10 +259,15 @@ def _half_points(game: Game, player_one: int) -> int | None:
     return WIN if black_won == (game.black_id == player_one) else LOSS
 
 
-def match_results(match: TitleMatch) -> list[int]:
-    """Returns the first player's half points in each finished game, in order, up to the first unfinished one."""
+def match_results(match: TitleMatch, match_games: list[TitleMatchGame] | None = None) -> list[int]:
+    """Returns the first player's half points in each finished game, in order, up to the first unfinished one.
+
+    ``match_games``: the match's games read already, with their games (else they are read here).
+    """
+    if match_games is None:
+        match_games = list(match.match_games.select_related("game"))
     results = []
-    for mg in match.match_games.select_related("game").order_by("number"):
+    for mg in sorted(match_games, key=lambda mg: mg.number):
         half = _half_points(mg.game, match.player_one_id)
         if half is None:
             break

@@ -24,7 +24,7 @@ from typing import Any
 import requests
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from arbitration.live import ENTRY_FIELDS, event_of_row
@@ -297,3 +297,22 @@ def stream_send_next(stream_id: int) -> Outcome:
                                      "delivered_at", "next_attempt_at"])
         return outcome
 
+
+
+def streams_due(grace_seconds: float = 0.0) -> list[int]:
+    """Returns the ids of the streams whose oldest waiting delivery has been due for over ``grace_seconds``.
+
+    The sweep's question (``integrations.tasks.deliveries_sweep``): a retry is a task sent with a countdown,
+    which a worker killed or a broker restarted empty loses; the delivery stays pending, due, and nothing
+    would send it. A stream whose oldest waiting delivery is still in its back-off is not due (its sender
+    would do nothing), whatever waits behind it; a stream of a webhook turned off neither.
+    """
+    now = timezone.now()
+    waiting = WebhookDelivery.Status.PENDING
+    earlier_not_due = WebhookDelivery.objects.filter(
+        Q(seq__lt=OuterRef("seq")) | Q(seq=OuterRef("seq"), id__lt=OuterRef("id")),
+        stream=OuterRef("stream"), status=waiting, next_attempt_at__gt=now)
+    return list(WebhookDelivery.objects.filter(status=waiting, webhook__active=True,
+                                               next_attempt_at__lte=now - timedelta(seconds=grace_seconds))
+                .exclude(Exists(earlier_not_due)).order_by("stream_id").values_list("stream_id", flat=True)
+                .distinct())

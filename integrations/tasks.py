@@ -10,6 +10,7 @@ import time
 from typing import Any
 
 from celery import shared_task
+from django.conf import settings
 
 from integrations import delivery
 from integrations.models import Webhook
@@ -51,6 +52,22 @@ def stream_send(stream_id: int) -> str:
         elif outcome.what == "retry" and not stream_send.app.conf.task_always_eager:
             stream_send.apply_async((stream_id,), countdown=outcome.delay)
         return outcome.what
+
+
+@shared_task(name="integrations.deliveries_sweep", ignore_result=True)
+def deliveries_sweep() -> list[int]:
+    """Hands every stream with a delivery due (its retry's task lost, or never sent) to ``stream_send``.
+
+    Run every minute by ``CELERY_BEAT_SCHEDULE``. Idempotent with the normal path: a sender sends a
+    stream's oldest waiting delivery only while it holds the stream's row lock and only if the row is
+    still pending and due, marking it in the same transaction; a second sender for the stream skips
+    the lock and does nothing. Only deliveries overdue by ``WEBHOOK_SWEEP_GRACE_SECONDS`` are looked
+    at, so that the sweep does not double the task of a delivery just written or a retry just due.
+    """
+    streams = delivery.streams_due(settings.WEBHOOK_SWEEP_GRACE_SECONDS)
+    for stream_id in streams:
+        stream_send.delay(stream_id)
+    return streams
 
 
 # The move path asks whether any webhook is on before it sends a task: the answer is kept this long.

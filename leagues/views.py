@@ -16,12 +16,13 @@ from django.views.decorators.http import require_GET, require_POST
 from icalendar import Calendar, Event
 
 from core.api import AppError
+from core.http import conditional
 from core.limits import MAX_ID
 from leagues import selectors, services
 from leagues.access import captain_side, is_secretary
 from leagues.core.match import home_colour
 from leagues.errors import InvalidInput
-from leagues.models import Division, Fixture, League, RosterEntry, Season, Team
+from leagues.models import Division, Fixture, League, LeagueLog, RosterEntry, Season, Team
 
 #: The length of a match night in a team's calendar.
 MATCH_HOURS = 3
@@ -186,8 +187,14 @@ def fixture_confirm(request: HttpRequest, fixture_id: int) -> HttpResponse:
 
 @require_GET
 def team_calendar(request: HttpRequest, team_id: int) -> HttpResponse:
-    """Returns a team's fixtures as an iCalendar feed (one event a dated fixture, byes left out)."""
+    """Returns a team's fixtures as an iCalendar feed (one event a dated fixture, byes left out), with an entity
+    tag: a calendar program that polls with ``If-None-Match`` gets 304 until the feed says something else.
+
+    Each event's stamp is the league's last logged change (not the time of the request), so that the same
+    fixtures read the same and keep their tag."""
     team = get_object_or_404(Team.objects.select_related("season__league"), pk=team_id)
+    stamp = (LeagueLog.objects.filter(league=team.season.league).order_by("-seq")
+             .values_list("created_at", flat=True).first())
     calendar = Calendar()
     calendar.add("prodid", "-//Draughts leagues//EN")
     calendar.add("version", "2.0")
@@ -201,13 +208,13 @@ def team_calendar(request: HttpRequest, team_id: int) -> HttpResponse:
         start = datetime.combine(fixture.date, MATCH_START)
         event.add("dtstart", start)
         event.add("dtend", start + timedelta(hours=MATCH_HOURS))
-        event.add("dtstamp", timezone.now())
+        event.add("dtstamp", stamp or start)
         event.add("location", f"{fixture.home.club_name} (home)")
         event.add("status", "CANCELLED" if fixture.status == Fixture.Status.POSTPONED else "CONFIRMED")
         event.add("url", request.build_absolute_uri(reverse("leagues:fixture", kwargs={"fixture_id": fixture.pk})))
         calendar.add_component(event)
     response = HttpResponse(calendar.to_ical(), content_type="text/calendar; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="team-{team.pk}.ics"'
-    return response
+    return conditional(request, response)
 
 

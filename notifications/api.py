@@ -18,6 +18,7 @@ from rest_framework.views import APIView
 
 from arbitration.serializers import ErrorBodySerializer
 from core.api import Pagination
+from core.http import conditional
 from notifications import calendar, selectors
 from notifications.models import Notification
 from players.models import Player
@@ -87,24 +88,25 @@ class CalendarView(APIView):
 class TournamentCalendarView(CalendarView):
     """A tournament's rounds as an iCalendar feed."""
 
-    @extend_schema(summary="A tournament's rounds as iCalendar (subscribe to it)",
-                   responses={(200, "text/calendar"): OpenApiTypes.STR, 404: _ERRORS[404]})
+    @extend_schema(summary="A tournament's rounds as iCalendar (subscribe to it; ETag, If-None-Match)",
+                   responses={(200, "text/calendar"): OpenApiTypes.STR, 304: None, 404: _ERRORS[404]})
     def get(self, request: Request, slug: str) -> HttpResponse:
         tournament = get_object_or_404(Tournament, slug=slug)
-        return _ics(calendar.tournament_calendar(tournament), f"{tournament.slug}.ics")
+        return _ics(request, calendar.tournament_calendar(tournament), f"{tournament.slug}.ics")
 
 
 class PlayerCalendarView(CalendarView):
     """A player's games as an iCalendar feed."""
 
-    @extend_schema(summary="A player's games as iCalendar (subscribe to it)",
-                   responses={(200, "text/calendar"): OpenApiTypes.STR, 404: _ERRORS[404]})
+    @extend_schema(summary="A player's games as iCalendar (subscribe to it; ETag, If-None-Match)",
+                   responses={(200, "text/calendar"): OpenApiTypes.STR, 304: None, 404: _ERRORS[404]})
     def get(self, request: Request, pk: int) -> HttpResponse:
         player = get_object_or_404(Player, pk=pk)
-        return _ics(calendar.player_calendar(player), f"player-{player.pk}.ics")
+        return _ics(request, calendar.player_calendar(player), f"player-{player.pk}.ics")
 
 
-def _ics(body: bytes, filename: str) -> HttpResponse:
+def _ics(request: Request, body: bytes, filename: str) -> HttpResponse:
+    """The feed, with an entity tag: a calendar program that polls with ``If-None-Match`` gets 304 until it changes."""
     response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
     response["Content-Disposition"] = f'inline; filename="{filename}"'
-    return response
+    return conditional(request, response)

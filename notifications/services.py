@@ -179,15 +179,22 @@ def _error_text(error: BaseException) -> str:
 
 
 @transaction.atomic
-def notification_failed(*, notification_id: int, error: BaseException, final: bool) -> None:
-    """Records a failure of a delivery (and, when ``final``, gives the row up as failed).
+def notification_failed(*, notification_id: int, error: BaseException, final: bool,
+                        max_attempts: int | None = None) -> str:
+    """Records a failure of a delivery (and, when ``final`` or the row was tried ``max_attempts`` times, gives
+    the row up as failed); returns the row's status (``pending``: to be tried again).
 
-    A failed send was counted by ``notification_deliver`` already; this keeps the error on the row.
+    A failed send was counted by ``notification_deliver`` already; this keeps the error on the row. The
+    count on the row bounds the attempts of every task of the row together (a task queued again by the
+    sweep starts its own retries).
     """
     notification = Notification.objects.select_for_update().filter(pk=notification_id).first()
-    if notification is None or notification.status != Status.PENDING:
-        return
+    if notification is None:
+        return "missing"
+    if notification.status != Status.PENDING:
+        return notification.status
     notification.last_error = _error_text(error)
-    if final:
+    if final or (max_attempts is not None and notification.attempts >= max_attempts):
         notification.status = Status.FAILED
     notification.save(update_fields=["last_error", "status"])
+    return notification.status

@@ -15,7 +15,7 @@ from celery import shared_task
 from django.conf import settings
 from django.utils import timezone
 
-from notifications import planners, services
+from notifications import planners, selectors, services
 
 logger = logging.getLogger(__name__)
 
@@ -68,10 +68,12 @@ def notification_send(self: Any, notification_id: int) -> str:
     except Exception as error:
         transient = is_transient(error)
         final = not transient or self.request.retries >= self.max_retries
-        services.notification_failed(notification_id=notification_id, error=error, final=final)
-        if final:
-            logger.warning("notification %s failed for good: %r", notification_id, error)
-            return services.Status.FAILED
+        status = services.notification_failed(notification_id=notification_id, error=error, final=final,
+                                              max_attempts=SEND_RETRIES + 1)
+        if status != services.Status.PENDING:
+            if status == services.Status.FAILED:
+                logger.warning("notification %s failed for good: %r", notification_id, error)
+            return status
         raise self.retry(exc=error, countdown=settings.NOTIFICATIONS_RETRY_SECONDS * 2 ** self.request.retries) from error
 
 
@@ -107,6 +109,25 @@ def fixture_reminders_sweep() -> list[int]:
     for fixture_id in due:
         fixture_reminder_notify.delay(fixture_id)
     return due
+
+
+@shared_task(name="notifications.pending_sweep", acks_late=True)
+def pending_sweep() -> list[int]:
+    """Hands every row whose sending task looks lost to ``notification_send`` again (run every few minutes by
+    ``CELERY_BEAT_SCHEDULE``): a row never tried ``NOTIFICATIONS_SWEEP_MINUTES`` after it was recorded (the task
+    was lost between the commit and the send: a worker killed, the broker restarted empty), or still pending
+    after a whole chain of retries would have ended (a retry's task lost).
+
+    Idempotent with the normal path: ``notification_deliver`` sends a row only while it is pending, under its
+    lock, and marks it in the same transaction, so a row whose task was merely slow is not sent twice; the
+    row's count of attempts bounds the attempts of all its tasks together (``SEND_RETRIES`` + 1).
+    """
+    chain = settings.NOTIFICATIONS_RETRY_SECONDS * (2 ** SEND_RETRIES - 1) / 60
+    ids = selectors.pending_lost(unsent_minutes=settings.NOTIFICATIONS_SWEEP_MINUTES,
+                                 retried_minutes=chain + settings.NOTIFICATIONS_SWEEP_MINUTES)
+    for notification_id in ids:
+        notification_send.delay(notification_id)
+    return ids
 
 
 def on_league_logged(sender: Any, *, row_id: int, kind: str, **_: Any) -> None:

@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 import core.converters  # noqa: F401 (registers <id:...>, the lookup converter below)
 from arbitration.api import ReadOrSignedIn
 from arbitration.serializers import ErrorBodySerializer, LogVerifySerializer
+from core.http import conditional
 from players.models import Player
 from tournaments import selectors, services
 from tournaments.csv_import import CSVFormatError, players_import
@@ -611,11 +612,12 @@ class CrosstableCSVView(APIView):
 class TournamentPDNView(APIView):
     """Every game of the tournament as one PDN file."""
 
-    @extend_schema(summary="Every game of the tournament as one PDN file",
-                   responses={(200, "text/plain"): OpenApiTypes.STR, 404: _ERRORS[404]})
+    @extend_schema(summary="Every game of the tournament as one PDN file (ETag, If-None-Match)",
+                   responses={(200, "text/plain"): OpenApiTypes.STR, 304: None, 404: _ERRORS[404]})
     def get(self, request: Request, slug: str) -> HttpResponse:
         tournament = _tournament(slug)
-        return _export(tournament, selectors.tournament_pdn(tournament), "text/plain", f"{tournament.slug}.pdn")
+        return conditional(request, _export(tournament, selectors.tournament_pdn(tournament), "text/plain",
+                                            f"{tournament.slug}.pdn"))
 
 
 class TournamentTRFView(APIView):

@@ -107,6 +107,9 @@ def test_make_run_serves_health_with_a_worker_and_stops_on_ctrl_c(tmp_path):
         assert (tmp_path / "var" / "log_key").stat().st_size > 40
         assert (tmp_path / "var" / "log_key").stat().st_mode & 0o077 == 0
         assert (tmp_path / "var" / "db.sqlite3").exists()
+        # the worker embeds the beat (-B), which keeps its schedule under the var dir
+        assert list((tmp_path / "var").glob("celerybeat-schedule*")), sorted((tmp_path / "var").iterdir())
+        assert "beat: Starting..." in (tmp_path / "make-run.log").read_text()
         assert_clocks_enforced(port, env, tmp_path)
     finally:
         os.killpg(process.pid, signal.SIGINT)

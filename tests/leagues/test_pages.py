@@ -87,6 +87,18 @@ def test_a_teams_fixtures_as_icalendar(client, world, fixture):
     assert str(first.get("summary")).startswith(f"{fixture.home.name} v {fixture.away.name}")
 
 
+def test_a_teams_calendar_keeps_its_tag_until_a_fixture_moves_and_answers_304_meanwhile(client, world, fixture):
+    url = f"/leagues/teams/{fixture.home_id}/fixtures.ics"
+    first = client.get(url)
+    tag = first["ETag"]
+    assert first.status_code == 200 and client.get(url).content == first.content  # no stamp of the request's time
+    again = client.get(url, HTTP_IF_NONE_MATCH=tag)
+    assert again.status_code == 304 and again.content == b"" and again["ETag"] == tag
+    services.fixture_date_set(acting_user=world.secretary, fixture=fixture, on=date(2026, 12, 8))
+    moved = client.get(url, HTTP_IF_NONE_MATCH=tag)
+    assert moved.status_code == 200 and moved["ETag"] != tag
+
+
 def test_the_printable_match_card_and_scoresheets(client, world, fixture):
     services.sheet_submit(acting_user=captain_of(world, fixture.home), fixture=fixture,
                           players=sheet(world, fixture.home))

@@ -296,3 +296,66 @@ def test_a_row_left_pending_by_a_lost_task_is_sent_by_the_sweep_once(director, f
     assert "2 pending" in out.getvalue() and len(mail.outbox) == 2
     call_command("notifications_send_pending", minutes=0, stdout=StringIO())
     assert len(mail.outbox) == 2
+
+
+def recorded_not_sent(director, field):
+    """A round published whose rows were recorded and whose sending tasks were lost (no commit hook ran)."""
+    from notifications import planners
+
+    tournament = running_tournament(director, field[:2])
+    round_ = services.round_pair(acting_user=director, tournament=tournament)
+    services.round_publish(acting_user=director, tournament=tournament, number=round_.number)
+    row = TournamentLog.objects.get(tournament=tournament, kind="round_published")
+    ids = notify.plan_record(planners.plan_of_log_row(row.pk))
+    assert len(ids) == 2 and mail.outbox == []
+    return ids
+
+
+def recorded_ago(ids, minutes):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    Notification.objects.filter(pk__in=ids).update(created_at=timezone.now() - timedelta(minutes=minutes))
+
+
+def test_the_beats_sweep_sends_a_row_whose_task_was_lost_once(director, field, settings):
+    from notifications.tasks import pending_sweep
+
+    assert settings.CELERY_BEAT_SCHEDULE["notifications-pending"]["task"] == pending_sweep.name
+    settings.NOTIFICATIONS_SWEEP_MINUTES = 10
+    ids = recorded_not_sent(director, field)
+    assert pending_sweep() == [] and mail.outbox == []  # just recorded: its task may be on its way
+    recorded_ago(ids, 11)
+    assert pending_sweep() == ids and len(mail.outbox) == 2
+    assert pending_sweep() == [] and len(mail.outbox) == 2
+    assert sorted(Notification.objects.values_list("status", "attempts")) == [("sent", 1), ("sent", 1)]
+
+
+def test_a_row_being_retried_is_left_to_its_retries_until_they_would_have_ended(director, field, settings):
+    from notifications.tasks import SEND_RETRIES, pending_sweep
+
+    settings.NOTIFICATIONS_SWEEP_MINUTES = 10
+    settings.NOTIFICATIONS_RETRY_SECONDS = 30  # a chain of retries: 30 s .. 16 min, 31.5 min in all
+    ids = recorded_not_sent(director, field)
+    Notification.objects.filter(pk__in=ids).update(attempts=2, last_error="SMTPServerDisconnected: away")
+    recorded_ago(ids, 30)
+    assert pending_sweep() == [] and mail.outbox == []
+    recorded_ago(ids, 30 * (2 ** SEND_RETRIES - 1) / 60 + 11)
+    assert pending_sweep() == ids and len(mail.outbox) == 2
+    assert sorted(Notification.objects.values_list("status", "attempts")) == [("sent", 3), ("sent", 3)]
+
+
+def test_the_attempts_on_the_row_bound_every_task_of_it_together(director, field, settings):
+    """A task queued again by the sweep starts its own retries; the row's count stops them at SEND_RETRIES + 1."""
+    from notifications.tasks import SEND_RETRIES, notification_send
+
+    settings.EMAIL_BACKEND = "tests.notifications.test_notifications.FlakyBackend"
+    settings.NOTIFICATIONS_RETRY_SECONDS = 0
+    FlakyBackend.tried, FlakyBackend.failures, FlakyBackend.error = 0, 100, smtplib.SMTPServerDisconnected
+    ids = recorded_not_sent(director, field)
+    Notification.objects.filter(pk=ids[0]).update(attempts=SEND_RETRIES - 1)
+    notification_send.delay(ids[0])
+    row = Notification.objects.get(pk=ids[0])
+    assert (row.status, row.attempts, FlakyBackend.tried) == ("failed", SEND_RETRIES + 1, 2)
+    assert "SMTPServerDisconnected" in row.last_error
