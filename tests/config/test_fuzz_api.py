@@ -162,13 +162,14 @@ def role_tokens() -> dict[str, str | None]:
     return {role: token_issue(user=users[role]) if name else None for role, name in ROLES.items()}
 
 
-def chunked_bodies_answered(base: str, schema: dict, tokens: dict[str, str | None]) -> list[str]:
+def chunked_bodies_answered(base: str, schema: dict, tokens: dict[str, str | None], at_once: int) -> list[str]:
     """Sends a form body chunked, in parts with pauses, to every write operation as every role; returns the
     requests that got no answer (a broken pipe, a reset) or another answer than 411 (the body guard answers
-    before any view, whoever asks)."""
+    before any view, whoever asks). ``at_once`` requests are under way together (as many as the server has
+    workers): each waits half a second in its pause, which one after the other added up to minutes."""
     port = int(base.rsplit(":", 1)[1])
     part = b"name=" + b"x" * 16000 + b"&"
-    failures = []
+    requests = []
     for path, operations in schema["paths"].items():
         url = path.replace("{slug}", "no-such-tournament")
         url = re.sub(r"\{[a-z_]+\}", "1", url)
@@ -176,24 +177,29 @@ def chunked_bodies_answered(base: str, schema: dict, tokens: dict[str, str | Non
             if method.upper() not in ("POST", "PUT", "PATCH", "DELETE"):
                 continue
             for role, token in tokens.items():
-                head = (f"{method.upper()} {url} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                        "Content-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n"
-                        + (f"Authorization: Token {token}\r\n" if token else "") + "\r\n").encode()
-                try:
-                    with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
-                        sock.sendall(head)
-                        for number in range(8):
-                            sock.sendall(f"{len(part):x}\r\n".encode() + part + b"\r\n")
-                            if number == 0:
-                                time.sleep(0.5)  # as a client streaming its form: the server must wait for the rest
-                        sock.sendall(b"0\r\n\r\n")
-                        status = sock.recv(65536).split(b"\r\n", 1)[0]
-                except OSError as error:
-                    failures.append(f"{method.upper()} {url} as {role}: {error!r}")
-                    continue
-                if status.split(b" ")[1:2] != [b"411"]:
-                    failures.append(f"{method.upper()} {url} as {role}: {status!r}")
-    return failures
+                requests.append((method.upper(), url, role, token))
+
+    def send(method: str, url: str, role: str, token: str | None) -> str | None:
+        head = (f"{method} {url} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                "Content-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n"
+                + (f"Authorization: Token {token}\r\n" if token else "") + "\r\n").encode()
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+                sock.sendall(head)
+                for number in range(8):
+                    sock.sendall(f"{len(part):x}\r\n".encode() + part + b"\r\n")
+                    if number == 0:
+                        time.sleep(0.5)  # as a client streaming its form: the server must wait for the rest
+                sock.sendall(b"0\r\n\r\n")
+                status = sock.recv(65536).split(b"\r\n", 1)[0]
+        except OSError as error:
+            return f"{method} {url} as {role}: {error!r}"
+        if status.split(b" ")[1:2] != [b"411"]:
+            return f"{method} {url} as {role}: {status!r}"
+        return None
+
+    with ThreadPoolExecutor(max_workers=at_once) as pool:
+        return [failure for failure in pool.map(lambda request: send(*request), requests) if failure]
 
 
 def test_schemathesis_finds_nothing_as_any_role(fuzzed_server, tmp_path):
@@ -244,6 +250,8 @@ def test_schemathesis_finds_nothing_as_any_role(fuzzed_server, tmp_path):
     assert all(done == total == len([op for ops in schema["paths"].values() for op in ops]) and cases > total
                for done, total, cases in tested.values()), tested
     assert not findings, "\n".join(findings)
-    assert chunked_bodies_answered(base, schema, tokens) == []
+    started = time.monotonic()
+    assert chunked_bodies_answered(base, schema, tokens, at_once=2 * FUZZ_CONCURRENCY) == []
+    print(f"== chunked bodies: {time.monotonic() - started:.1f} s")
     log = log_path.read_text()
     assert "Traceback" not in log, log[log.index("Traceback") - 2000:][:8000]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -58,20 +59,36 @@ def call(base: str, method: str, path: str, token: str | None = None, body: dict
         return None, None, time.monotonic() - started
 
 
-@pytest.fixture(scope="module", params=["Procfile.run", "Procfile"])
-def sqlite_server(request, tmp_path_factory):
-    """Starts a Procfile's web process on a scratch SQLite database seeded with the demo."""
-    var = tmp_path_factory.mktemp("var")
+def sqlite_env(var: Path) -> dict[str, str]:
     env = {key: value for key, value in os.environ.items() if key not in {"DATABASE_URL", "CELERY_BROKER_URL"}}
     env.update({
         "DJANGO_VAR_DIR": str(var), "DJANGO_SECRET_KEY": "tests-only-not-a-secret",
         "DJANGO_LOG_KEY": "tests-only-log-key", "DJANGO_DEBUG": "0",
         "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
     })
+    return env
+
+
+@pytest.fixture(scope="module")
+def seeded_var(tmp_path_factory):
+    """A var folder whose SQLite database is migrated and seeded with the demo, and a director's token: made
+    once, each server gets its own copy (the two servers start from the same state, neither sees the other's)."""
+    var = tmp_path_factory.mktemp("seeded")
+    env = sqlite_env(var)
     for command in (["migrate", "--noinput", "-v0"], ["seed_demo"]):
         subprocess.run([PYTHON, "manage.py", *command], cwd=ROOT, env=env, check=True, capture_output=True)
     token = subprocess.run([PYTHON, "manage.py", "issue_token", "director"], cwd=ROOT, env=env, check=True,
                            capture_output=True, text=True).stdout.split()[-1]
+    return var, token
+
+
+@pytest.fixture(scope="module", params=["Procfile.run", "Procfile"])
+def sqlite_server(request, tmp_path_factory, seeded_var):
+    """Starts a Procfile's web process on a scratch SQLite database seeded with the demo (a copy of ``seeded_var``)."""
+    var = tmp_path_factory.mktemp("var")
+    shutil.copytree(seeded_var[0], var, dirs_exist_ok=True)
+    env = sqlite_env(var)
+    token = seeded_var[1]
     port = free_port()
     server_env = {**env, "HOST": "127.0.0.1", "PORT": str(port), "WEB_CONCURRENCY": "3", "DJANGO_TEST_ENDPOINTS": "1",
                   "REQUEST_TIME_LIMIT": str(SOFT), "REQUEST_HARD_TIME_LIMIT": str(HARD)}

@@ -65,9 +65,11 @@ class WorkerProcess:
         while time.monotonic() < deadline:
             if self.process is not None and self.process.poll() is not None:
                 raise RuntimeError(f"the Celery worker exited with status {self.process.returncode}")
-            # A fresh connection each time: a pooled one may be dead after a broker restart.
+            # A fresh connection each time: a pooled one may be dead after a broker restart. limit=1: back as
+            # soon as this worker answers (without it a ping waits its whole timeout for other answers).
             with app.connection_for_write() as connection:
-                replies = app.control.ping(destination=[self.node_name], timeout=0.5, connection=connection) or []
+                replies = app.control.ping(destination=[self.node_name], timeout=0.5, limit=1,
+                                           connection=connection) or []
             if replies:
                 return
         raise TimeoutError(f"the Celery worker {self.node_name} did not answer within {timeout} s")

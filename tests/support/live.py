@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
@@ -78,6 +79,16 @@ class WebProcess:
             held[int(entry.name)] = sum(1 for fd in fds if fd in sockets)
         return held
 
+    def kill(self) -> None:
+        """Kills the server at once (SIGKILL), as a crash: its connections drop now.
+
+        ``stop`` asks uvicorn to shut down gracefully, and uvicorn then waits for the responses under way,
+        which a live stream's never ends: its clients keep their connection until ``stop`` kills it, 10 s on.
+        """
+        if self.process is not None and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=10)
+
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
             os.killpg(self.process.pid, signal.SIGTERM)
@@ -94,6 +105,7 @@ class EventStream:
     def __init__(self, port: int, path: str, headers: dict[str, str] | None = None) -> None:
         self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         self.connection.request("GET", path, headers={"Accept": "text/event-stream", **(headers or {})})
+        self.sock = self.connection.sock  # kept: the connection lets go of it when the answer says it closes
         self.response = self.connection.getresponse()
         self.status = self.response.status
         self.events: list[tuple[str | None, dict]] = []
@@ -137,4 +149,12 @@ class EventStream:
             return [e for _, e in self.events if e.get("type") == "entry" and (game_id is None or e["game"] == game_id)]
 
     def close(self) -> None:
+        """Ends the stream at once, as a client that goes away: the server sees the connection close now.
+
+        The socket is shut down first: the reader thread is blocked reading the response, and closing
+        the response alone waits for that read to return (the response's buffer lock), which on a quiet
+        stream is the next keep-alive or the 30 s read timeout; meanwhile the server still holds the stream.
+        """
+        with contextlib.suppress(OSError):
+            self.sock.shutdown(socket.SHUT_RDWR)
         self.connection.close()
