@@ -18,7 +18,11 @@ The bye (odd number of active players) goes to the player without a bye who has 
 score, then the lowest rating, then the highest id, provided the others can still be paired;
 otherwise to the next such player.
 
-Up to ``exact_up_to`` (400) active players one matching covers them all. Beyond, for speed,
+Up to ``dense_up_to`` (100) active players the matching is over every permitted pair, so its
+result is the optimum of the weights (0.13 s of CPU for 100 players, 1 s for 200). Beyond, for
+speed, each player is joined only to the few players nearest his ideal opponent (below), which
+may miss the optimum when it needs a long float. Up to ``exact_up_to`` (400) active players one
+matching covers them all. Beyond, for speed,
 the matching is solved bracket by bracket, top down, each window being the players
 still unpaired (downfloaters and the current score group) plus the next score group (as
 opponents for downfloaters); and each window's graph is sparse: each player is joined to the
@@ -120,7 +124,8 @@ def _all_edges(order: list[SwissPlayer]) -> set[tuple[int, int]]:
     }
 
 
-def _solve(order: list[SwissPlayer], width: int, *, first: int | None = None) -> list[tuple[int, int]]:
+def _solve(order: list[SwissPlayer], width: int, *, first: int | None = None,
+           dense: bool = False) -> list[tuple[int, int]]:
     """Returns a maximum-weight matching of ``order`` (sorted by score, rating) as index pairs.
 
     Without ``first`` the matching must be complete: the graph is widened up to all permitted
@@ -158,7 +163,10 @@ def _solve(order: list[SwissPlayer], width: int, *, first: int | None = None) ->
         bonus = 0 if first is None else cover * ((i < first) + (j < first))
         return base + bonus - unit_score * diff * diff - 2 * rank - clash
 
-    attempts = [(width, 1), (4 * width, 3), None] if first is None else [(width, 2), None]
+    if dense:
+        attempts: list[tuple[int, int] | None] = [None]
+    else:
+        attempts = [(width, 1), (4 * width, 3), None] if first is None else [(width, 2), None]
     best: list[tuple[int, int]] = []
     for attempt in attempts:
         if attempt is None:
@@ -179,7 +187,7 @@ def _solve(order: list[SwissPlayer], width: int, *, first: int | None = None) ->
     return best
 
 
-def _match(order: list[SwissPlayer], width: int, exact_up_to: int) -> list[tuple[int, int]]:
+def _match(order: list[SwissPlayer], width: int, exact_up_to: int, dense_up_to: int = 100) -> list[tuple[int, int]]:
     """Returns a complete matching of ``order`` (sorted by score, rating) as index pairs.
 
     Up to ``exact_up_to`` players, one matching over all of them. Beyond, bracket by bracket,
@@ -190,7 +198,7 @@ def _match(order: list[SwissPlayer], width: int, exact_up_to: int) -> list[tuple
     matching decides (it also proves infeasibility).
     """
     if len(order) <= exact_up_to:
-        return _solve(order, width)
+        return _solve(order, width, dense=len(order) <= dense_up_to)
     groups: list[list[int]] = []
     for i, p in enumerate(order):
         if not groups or order[groups[-1][0]].score != p.score:
@@ -240,14 +248,16 @@ def _colours(a: SwissPlayer, b: SwissPlayer, board: int) -> tuple[SwissPlayer, S
     return black, (b if black is a else a), note
 
 
-def pair_swiss(players: Sequence[SwissPlayer], *, width: int = 4, exact_up_to: int = 400) -> list[Pairing]:
+def pair_swiss(players: Sequence[SwissPlayer], *, width: int = 4, exact_up_to: int = 400,
+               dense_up_to: int = 100) -> list[Pairing]:
     """Returns the pairings of the next Swiss round, the bye (if any) last.
 
     Withdrawn players are left out. Raises ``PairingError`` when no complete pairing without a
     rematch exists, or when the number of active players is odd and every one has had a bye.
-    ``width`` tunes the sparse graph and ``exact_up_to`` is the largest field paired by one
-    matching over all players rather than score group by score group (see the module
-    docstring); neither changes whether a round can be paired.
+    ``width`` tunes the sparse graph, ``dense_up_to`` is the largest field paired over every
+    permitted pair (the optimum of the weights) and ``exact_up_to`` the largest field paired by
+    one matching over all players rather than score group by score group (see the module
+    docstring); none of them changes whether a round can be paired.
     """
     ids = [p.id for p in players]
     if len(set(ids)) != len(ids):
@@ -263,7 +273,7 @@ def pair_swiss(players: Sequence[SwissPlayer], *, width: int = 4, exact_up_to: i
         for k, cand in enumerate(eligible):
             rest = [p for p in active if p.id != cand.id]
             try:
-                matched = _match(rest, width, exact_up_to)
+                matched = _match(rest, width, exact_up_to, dense_up_to)
             except PairingError as exc:
                 last_error = exc
                 continue
@@ -279,7 +289,7 @@ def pair_swiss(players: Sequence[SwissPlayer], *, width: int = 4, exact_up_to: i
         else:
             raise PairingError(f"no bye leaves the other players pairable: {last_error}")
     else:
-        matched = _match(active, width, exact_up_to)
+        matched = _match(active, width, exact_up_to, dense_up_to)
 
     group_size: dict[float, int] = {}
     for p in active:
