@@ -16,7 +16,8 @@ all its connections, fanned out in memory:
 
 The hub passes each game's entries on in seq order, once: an entry already passed on is
 dropped (Redis and the feed both bring it), a gap is filled from the log table first (one query
-per gap and process). Each connection then keeps the last seq its client has and replays from
+per gap and process), and so is, for a game the hub sees for the first time, what was written
+since the feed started and before that entry (one query per game and process). Each connection then keeps the last seq its client has and replays from
 the log table what the client missed (on resume: ``Last-Event-ID`` or ``?since=``). The fan-out
 is cheap per viewer (``Frames``, ``Hub._fan_out``, ``Stream.run``): each event is encoded once and
 each connection woken once per turn of the event loop, so that one process serves 10,000 viewers.
@@ -103,6 +104,19 @@ def _tournament_after(tournament_id: int, seq: int, up_to: int | None = None) ->
             for (s, kind, at) in rows.order_by("seq").values_list("seq", "kind", "created_at")]
 
 
+def _entries_since(game_id: int, since_id: int, up_to: int) -> list[dict]:
+    """The game's entries written since the change feed started (log id past ``since_id``), before seq ``up_to``."""
+    rows = LogEntry.objects.filter(game_id=game_id, id__gt=since_id, seq__lt=up_to)
+    return [event_of_row(row) for row in rows.order_by("seq").values_list(*ENTRY_FIELDS)]
+
+
+def _tournament_since(tournament_id: int, since_id: int, up_to: int) -> list[dict]:
+    """The tournament's log rows written since the change feed started (id past ``since_id``), before seq ``up_to``."""
+    rows = TournamentLog.objects.filter(tournament_id=tournament_id, id__gt=since_id, seq__lt=up_to)
+    return [{"type": "tournament", "tournament": tournament_id, "seq": s, "kind": kind, "at": at.isoformat()}
+            for (s, kind, at) in rows.order_by("seq").values_list("seq", "kind", "created_at")]
+
+
 def _game_seq(game_id: int) -> int | None:
     return Game.objects.filter(pk=game_id).values_list("log_seq", flat=True).first()
 
@@ -173,6 +187,10 @@ class Hub:
         # entry committed after the hello is never behind the feed's starting point (the first stream of
         # a process would otherwise miss what was written while the feed took its first look).
         self.feed_ready: asyncio.Event | None = None
+        # The newest log ids (games', tournaments') when the feed started: the first event the hub sees of a
+        # game may come before an earlier one committed after that point (Redis brought the later one, or
+        # its subscription was not yet listening for the earlier): those are read from the log first.
+        self.start_ids: tuple[int, int] | None = None
         self.delivered = 0
         self.admitted = 0  # streams open now (or being opened), against LIVE_MAX_CONNECTIONS
         self.per_address: dict[str, int] = {}  # ... and per client address, against LIVE_MAX_PER_ADDRESS
@@ -257,6 +275,8 @@ class Hub:
         while True:
             try:
                 events, tevents, entry_after, tournament_after = await read(entry_after, tournament_after)
+                if self.start_ids is None:
+                    self.start_ids = (entry_after, tournament_after)
                 self.feed_ready.set()
                 for event in (*events, *tevents):
                     self.inbox.put_nowait(event)
@@ -301,6 +321,10 @@ class Hub:
         events = [event]
         if last is not None and seq > last + 1:
             events = [*await refill(key[1], last, seq - 1), event]
+        elif last is None and seq > 1 and self.start_ids is not None:  # first seen: what came since the start first
+            since = self.start_ids[0] if kind == "entry" else self.start_ids[1]
+            earlier = _entries_since if kind == "entry" else _tournament_since
+            events = [*await _db(earlier)(key[1], since, seq), event]
         self.last[key] = seq
         for item in events:
             frames = Frames(item)

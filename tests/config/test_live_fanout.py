@@ -212,3 +212,50 @@ def test_only_a_quiet_stream_gets_a_keep_alive_comment(hub, monkeypatch, setting
     assert b": keep-alive\n\n" in quiet.writes
     assert b": keep-alive" not in b"".join(busy.writes)
     assert [event["seq"] for _id, event in busy.events()] == list(range(13))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_game_first_seen_after_a_later_entry_gets_what_was_written_since_the_start_first(hub):
+    """Redis may bring a game's entry before an earlier one written after the feed started (its subscription
+    not yet listening when the earlier was published): the hub, which has seen nothing of the game, reads
+    those from the log first, so an all-games stream still gets every entry after its hello, in order."""
+    from accounts.services import user_create_with_role
+    from arbitration.models import LogEntry
+    from arbitration.services import game_create, game_move_record
+    from players.models import Player
+
+    director = user_create_with_role(username="td", password="a-long-test-password", role="director")
+    referee = user_create_with_role(username="rf", password="a-long-test-password", role="referee")
+    black, white = (Player.objects.create(name=f"Player {n}") for n in range(2))
+    game = game_create(acting_user=director, black=black, white=white, referees=[referee.username])
+    game_move_record(acting_user=referee, game_id=game.pk, move="11-15")  # seq 2, before the feed's start
+    start = LogEntry.objects.order_by("-id").values_list("id", flat=True).first()
+    game_move_record(acting_user=referee, game_id=game.pk, move="23-19")  # seq 3: its publish missed
+    game_move_record(acting_user=referee, game_id=game.pk, move="9-13")  # seq 4: Redis brings it first
+    fourth = next(e for e in live.entries_after(game.pk, 3))
+    feed = live.entries_after(game.pk, 2)  # the change feed's look, a second later
+
+    async def scenario():
+        hub.start_ids = (start, 0)
+        client = Client()
+        stream = live.Stream(client.send, client.receive)
+
+        async def start_stream() -> None:
+            stream.body(live._frame({"type": "hello", "games": "all"}, None))
+
+        async def on_event(frames: live.Frames) -> None:
+            stream.body(frames.frame(None))
+
+        task = asyncio.ensure_future(stream.run(live.ALL_GAMES, start_stream, on_event))
+        await settle()
+        await hub._dispatch(fourth)
+        for event in feed:  # nothing twice
+            await hub._dispatch(event)
+        await settle()
+        client.gone.set()
+        await task
+        return client
+
+    client = run(scenario)
+    seen = [(e["seq"], e.get("move")) for _id, e in client.events() if e.get("game") == game.pk]
+    assert seen == [(3, "23-19"), (4, "9-13")]
