@@ -3,9 +3,11 @@ no body while the client's copy (``If-None-Match``) is still the current one."""
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
-from django.utils.cache import get_conditional_response, set_response_etag
+from django.utils.cache import get_conditional_response
+from django.utils.http import quote_etag
 
 
 def conditional(request: Any, response: Any) -> Any:
@@ -15,5 +17,6 @@ def conditional(request: Any, response: Any) -> Any:
     if response.status_code != 200 or response.streaming:
         return response
     response["Cache-Control"] = "no-cache"
-    set_response_etag(response)
+    # Django's set_response_etag gives an empty body no tag; an empty feed (no game yet) is a state like another
+    response["ETag"] = quote_etag(hashlib.md5(response.content, usedforsecurity=False).hexdigest())
     return get_conditional_response(request, etag=response["ETag"], response=response)

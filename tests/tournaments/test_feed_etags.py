@@ -69,3 +69,12 @@ def test_a_feeds_error_keeps_the_json_error_body_and_no_tag(api_client):
     response = api_client.get("/api/v1/tournaments/nope/calendar.ics", HTTP_IF_NONE_MATCH="*")
     assert response.status_code == 404 and "ETag" not in response
     assert response.json()["error"]["code"]
+
+
+def test_an_empty_feed_has_its_tag_too(director, api_client):
+    """A tournament with no game yet has an empty PDN: Django gives an empty body no tag (the fuzzing run found
+    the 500 it made)."""
+    running_tournament(director, make_players(4), opening="go-as-you-please")
+    first = api_client.get("/api/v1/tournaments/club/pdn")
+    assert first.status_code == 200 and first.content == b"" and first["ETag"].startswith('"')
+    assert api_client.get("/api/v1/tournaments/club/pdn", HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
