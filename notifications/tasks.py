@@ -31,33 +31,28 @@ def is_transient(error: BaseException) -> bool:
     return isinstance(error, smtplib.SMTPException | ConnectionError | TimeoutError | OSError)
 
 
-def _send_all(ids: list[int]) -> None:
+def _record_and_send(plan: planners.Plan | None) -> int:
+    """Records a plan's rows (none for no plan) and hands each pending one to ``notification_send``; returns how many."""
+    if plan is None:
+        return 0
+    ids = services.plan_record(plan)
     for notification_id in ids:
         notification_send.delay(notification_id)
+    return len(ids)
 
 
 @shared_task(name="notifications.log_row", acks_late=True, autoretry_for=(ConnectionError,), max_retries=5,
              retry_backoff=True)
 def log_row_notify(row_id: int) -> int:
     """Records the rows of the event a tournament log row is (if it is one) and sends them; returns how many."""
-    plan = planners.plan_of_log_row(row_id)
-    if plan is None:
-        return 0
-    ids = services.plan_record(plan)
-    _send_all(ids)
-    return len(ids)
+    return _record_and_send(planners.plan_of_log_row(row_id))
 
 
 @shared_task(name="notifications.game_finished", acks_late=True, autoretry_for=(ConnectionError,), max_retries=5,
              retry_backoff=True)
 def game_finished_notify(game_id: int) -> int:
     """Asks the players of a finished game to confirm its result; returns how many messages are to go."""
-    plan = planners.result_to_confirm(game_id)
-    if plan is None:
-        return 0
-    ids = services.plan_record(plan)
-    _send_all(ids)
-    return len(ids)
+    return _record_and_send(planners.result_to_confirm(game_id))
 
 
 @shared_task(bind=True, name="notifications.send", acks_late=True, max_retries=SEND_RETRIES)
@@ -81,24 +76,14 @@ def notification_send(self: Any, notification_id: int) -> str:
              retry_backoff=True)
 def league_log_row_notify(row_id: int) -> int:
     """Records and sends the messages of a league log row (a postponement's step), if it is one; returns how many."""
-    plan = planners.plan_of_league_log_row(row_id)
-    if plan is None:
-        return 0
-    ids = services.plan_record(plan)
-    _send_all(ids)
-    return len(ids)
+    return _record_and_send(planners.plan_of_league_log_row(row_id))
 
 
 @shared_task(name="notifications.fixture_reminder", acks_late=True, autoretry_for=(ConnectionError,), max_retries=5,
              retry_backoff=True)
 def fixture_reminder_notify(fixture_id: int) -> int:
     """Reminds the players and captains of a near league match (once per match, date and person)."""
-    plan = planners.fixture_reminder(fixture_id)
-    if plan is None:
-        return 0
-    ids = services.plan_record(plan)
-    _send_all(ids)
-    return len(ids)
+    return _record_and_send(planners.fixture_reminder(fixture_id))
 
 
 @shared_task(name="notifications.fixture_reminders_sweep", acks_late=True)
