@@ -96,12 +96,16 @@ def _tournament_of_round(round_id: int) -> int | None:
     return Round.objects.filter(pk=round_id).values_list("tournament_id", flat=True).first()
 
 
+def _tournament_events(tournament_id: int, rows: Any) -> list[dict]:
+    return [{"type": "tournament", "tournament": tournament_id, "seq": s, "kind": kind, "at": at.isoformat()}
+            for (s, kind, at) in rows.order_by("seq").values_list("seq", "kind", "created_at")]
+
+
 def _tournament_after(tournament_id: int, seq: int, up_to: int | None = None) -> list[dict]:
     rows = TournamentLog.objects.filter(tournament_id=tournament_id, seq__gt=seq)
     if up_to is not None:
         rows = rows.filter(seq__lte=up_to)
-    return [{"type": "tournament", "tournament": tournament_id, "seq": s, "kind": kind, "at": at.isoformat()}
-            for (s, kind, at) in rows.order_by("seq").values_list("seq", "kind", "created_at")]
+    return _tournament_events(tournament_id, rows)
 
 
 def _entries_since(game_id: int, since_id: int, up_to: int) -> list[dict]:
@@ -112,9 +116,8 @@ def _entries_since(game_id: int, since_id: int, up_to: int) -> list[dict]:
 
 def _tournament_since(tournament_id: int, since_id: int, up_to: int) -> list[dict]:
     """The tournament's log rows written since the change feed started (id past ``since_id``), before seq ``up_to``."""
-    rows = TournamentLog.objects.filter(tournament_id=tournament_id, id__gt=since_id, seq__lt=up_to)
-    return [{"type": "tournament", "tournament": tournament_id, "seq": s, "kind": kind, "at": at.isoformat()}
-            for (s, kind, at) in rows.order_by("seq").values_list("seq", "kind", "created_at")]
+    return _tournament_events(tournament_id, TournamentLog.objects.filter(tournament_id=tournament_id,
+                                                                          id__gt=since_id, seq__lt=up_to))
 
 
 def _game_seq(game_id: int) -> int | None:
