@@ -31,6 +31,9 @@ import pytest
 
 from tournaments.pairing.dutch import (
     DutchPair,
+    _plain_half,
+    _score_fields,
+    _weight,
     deciding_criterion,
     file_pairs,
     infer_initial_colour,
@@ -168,3 +171,41 @@ def test_a_bye_requested_for_the_round_takes_the_player_out_of_it():
     pairs = pair_round(round_of(requested))
     assert all(1 not in (p.white, p.black) for p in pairs)
     assert {n for p in pairs for n in (p.white, p.black) if n} == everyone - {1}
+
+
+@pytest.mark.parametrize("name", ["t0001.trf", "t0032.trf", "big-t0001.trf"])
+def test_an_edge_outside_the_bracket_weighs_the_sum_of_its_two_halves(name):
+    """The matching's reduction (``_Matcher._reduced``) holds only if every weight that
+    ``pair_round`` sets from ``_plain_half`` is what ``_weight`` gives outside the bracket."""
+    t = read_trf(str(DATA / name))
+    initial = infer_initial_colour(t)
+    for k in range(1, t.rounds_played + 1):
+        rd = round_of(t.cut(k - 1), rounds_total=t.rounds_played, initial_colour=initial)
+        players = rd.players
+        shifts, sgs_shift, sg_bits = _score_fields([p.score for p in players])
+        unit = sgs_shift + sg_bits  # the first matching's weights, when one player is to be left out
+        half = [
+            (1 << unit - 1) + ((not p.bye_eligible) << unit) + (shifts[p.score] << sg_bits) for p in players
+        ]
+        for i, lo in enumerate(players):
+            for j, hi in enumerate(players[:i]):
+                first = ((1 + (not lo.bye_eligible) + (not hi.bye_eligible)) << sgs_shift) | (
+                    shifts[lo.score] + shifts[hi.score]
+                )
+                assert first << sg_bits == half[i] + half[j]
+        for bye_score in sorted({p.score for p in players})[:2]:
+            ranks = {}
+            counts = sorted((p.played_games for p in players if p.score == bye_score), reverse=True)
+            for rank, games in enumerate(counts):
+                ranks[games] = rank
+            for single in (False, True):
+                half = [_plain_half(rd, p, bye_score, single, ranks, sg_bits, sgs_shift) for p in players]
+                for i, lo in enumerate(players):
+                    for j, hi in enumerate(players[:i]):
+                        expected = half[i] + half[j] if rd.compatible(hi, lo) else 0
+                        assert (
+                            _weight(
+                                rd, hi, lo, False, False, bye_score, sg_bits, sgs_shift, shifts, single, ranks
+                            )
+                            == expected
+                        )
