@@ -128,10 +128,12 @@ class _Matcher:
     every small step, and most steps confirm the one it has.
 
     The players below the bracket (``_reduced``): after ``set_plain`` every edge weighs
-    ``half[a] + half[b]`` (0 between players who may not meet); a player keeps that "plain"
-    weight to everybody until one of his edges is set again, which the brackets do only for
-    their own players. The matching is then computed on the other players alone, and the plain
-    ones are paired afterwards by a simple search; ``_reduced`` says why that is exact.
+    ``half[a] + half[b]`` (0 between players who may not meet); a player stays "plain" while
+    each of his edges weighs the sum of its halves or 0, which the brackets change only for
+    their own players and the next score group. When that group is the last one, new halves
+    make it plain (``set_halves``, which checks every edge of it). The matching is computed on
+    the players who are not plain, and the plain ones are paired afterwards by a simple search;
+    ``_reduced`` says why that is exact.
     """
 
     def __init__(self, n: int):
@@ -144,22 +146,33 @@ class _Matcher:
         self.half: list[int] | None = None
         self.plain = [False] * n
 
-    def set(self, a: int, b: int, weight: int, *, plain: bool = False) -> None:
+    def set(self, a: int, b: int, weight: int) -> None:
         key = (a, b) if a < b else (b, a)
         if key not in self.changed:
             self.changed[key] = self.w[a][b]
         self.w[a][b] = weight
         self.w[b][a] = weight
-        if not plain:
+        if weight and self.half is not None and weight != self.half[a] + self.half[b]:
             self.plain[a] = self.plain[b] = False
 
     def set_plain(self, half: list[int], compatible: list[list[bool]]) -> None:
         """Gives every edge its plain weight: ``half[a] + half[b]``, 0 if ``a`` and ``b`` may not meet."""
+        self.half = half
         for a in range(self.n):
             for b in range(a):
                 self.set(a, b, half[a] + half[b] if compatible[a][b] else 0)
-        self.half = half
         self.plain = [True] * self.n
+
+    def set_halves(self, half: list[int], group: list[int]) -> None:
+        """Takes new halves; the players of ``group`` whose every edge weighs 0 or the sum of
+        its two halves (each is checked) become plain, every other player is not."""
+        self.half = half
+        self.plain = [False] * self.n
+        w = self.w
+        active = [v for v in range(self.n) if v not in self.fixed]
+        for a in group:
+            row, half_a = w[a], half[a]
+            self.plain[a] = all(not row[b] or row[b] == half_a + half[b] for b in active if b != a)
 
     def _still_optimal(self) -> bool:
         """Says whether the last matching M is still a maximum one after the weight changes.
@@ -305,14 +318,12 @@ class _Matcher:
         return pairs
 
     def finalize(self, a: int, b: int, weight: int) -> None:
-        """Fixes the pair ``a``-``b``: its edge the heaviest, their others gone (the others' edges
-        to them no longer count, so those keep their plain weights)."""
         self.fixed[a], self.fixed[b] = b, a
         for u in range(self.n):
             if u != a:
-                self.set(a, u, weight if u == b else 0, plain=self.plain[u])
+                self.set(a, u, weight if u == b else 0)
             if u != b:
-                self.set(b, u, weight if u == a else 0, plain=self.plain[u])
+                self.set(b, u, weight if u == a else 0)
 
 
 @dataclass
@@ -535,6 +546,40 @@ def _plain_half(
     return half
 
 
+def _last_group_halves(
+    rd: _Round,
+    players: list[DutchPlayer],
+    bracket: list[int],
+    nsgb: int,
+    bye_score: int,
+    single_bye_floater: bool,
+    unplayed_ranks: dict[int, int],
+) -> list[int]:
+    """Returns halves (see ``_plain_half``) for a bracket whose next score group, from
+    ``bracket[nsgb]`` on, is the last one: every edge that touches that group is the sum of
+    its two halves (or 0), so that the matching can leave the group below it.
+
+    Such an edge (``_weight`` with ``in_next``) holds the two players' plain bits, the bit
+    of a pair in the next bracket and the bit of the higher player's score group; within the
+    group that last bit is the group's own, shared half and half, and from a bracket player it
+    is his group's, which he takes whole less the group's half.
+    """
+    score = [p.score for p in players]
+    shifts, sgs_shift, sg_bits = _score_fields(score)
+    top = _total_shift(rd.played_rounds, sg_bits, sgs_shift)
+    pair_bit = 1 << top - 2 * sg_bits - sgs_shift
+    group_unit = top - 2 * sg_bits - 2 * sgs_shift
+    own = 1 << shifts[score[bracket[nsgb]]] + group_unit
+    half = [0] * len(players)
+    for pi, v in enumerate(bracket):
+        plain = _plain_half(rd, players[v], bye_score, single_bye_floater, unplayed_ranks, sg_bits, sgs_shift)
+        if pi >= nsgb:
+            half[v] = plain + pair_bit // 2 + own // 2
+        else:
+            half[v] = plain + pair_bit // 2 + (1 << shifts[score[v]] + group_unit) - own // 2
+    return half
+
+
 def pair_round(rd: _Round) -> list[DutchPair]:
     """Pairs the round; raises ``PairingError`` if no pairing meets the absolute criteria."""
     players = rd.players
@@ -619,6 +664,11 @@ def pair_round(rd: _Round) -> list[DutchPair]:
         for lg in range(sg_begin, size):
             for sm in range(lg):
                 m.set(bracket[lg], bracket[sm], base[lg][sm])
+        if nxt_it == n and nsgb < size:  # the next score group is the last one: it stands below
+            m.set_halves(
+                _last_group_halves(rd, players, bracket, nsgb, bye_score, single, unplayed_ranks),
+                bracket[nsgb:],
+            )
 
         def ewc(sm: int, lg: int, sm_rem: int, rem_pairs: int, base: list[list[int]] = base) -> int:
             r = base[lg][sm]

@@ -31,6 +31,7 @@ import pytest
 
 from tournaments.pairing.dutch import (
     DutchPair,
+    _last_group_halves,
     _plain_half,
     _score_fields,
     _weight,
@@ -209,3 +210,33 @@ def test_an_edge_outside_the_bracket_weighs_the_sum_of_its_two_halves(name):
                             )
                             == expected
                         )
+
+
+@pytest.mark.parametrize("name", ["t0001.trf", "big-t0001.trf"])
+def test_an_edge_to_the_last_score_group_weighs_the_sum_of_its_two_halves(name):
+    """What makes the last score group plain when it is the next one (``_last_group_halves``;
+    ``_Matcher.set_halves`` checks it again, so a mistake here would only cost time)."""
+    t = read_trf(str(DATA / name))
+    initial = infer_initial_colour(t)
+    for k in range(2, t.rounds_played + 1):
+        rd = round_of(t.cut(k - 1), rounds_total=t.rounds_played, initial_colour=initial)
+        players = rd.players
+        score = [p.score for p in players]
+        shifts, sgs_shift, sg_bits = _score_fields(score)
+        last = score.index(score[-1])
+        if last == 0:
+            continue
+        bracket = list(range(score.index(score[last - 1]), len(players)))  # the group above, then the last
+        nsgb = last - bracket[0]
+        counts = sorted((p.played_games for p in players if p.score == score[-1]), reverse=True)
+        ranks = {games: rank for rank, games in enumerate(counts)}
+        for single in (False, True):
+            half = _last_group_halves(rd, players, bracket, nsgb, score[-1], single, ranks)
+            for lg in range(nsgb, len(bracket)):
+                for sm in range(lg):
+                    hi, lo = players[bracket[sm]], players[bracket[lg]]
+                    expected = half[bracket[sm]] + half[bracket[lg]] if rd.compatible(hi, lo) else 0
+                    got = _weight(
+                        rd, hi, lo, False, True, score[-1], sg_bits, sgs_shift, shifts, single, ranks
+                    )
+                    assert got == expected
