@@ -224,7 +224,9 @@ class _Matcher:
         the heaviest perfect matchings stay the heaviest; after it every edge that touches a
         plain player weighs 0. The heaviest matchings are perfect ones (all but one player if
         their number is odd: a sink vertex, joined to every player by an edge of weight 0, takes
-        the one left over), because the top bits of every edge count the pairs. So a heaviest
+        the one left over), because the top bits of every edge count the pairs and outweigh the
+        lower bits of a whole matching: extending a matching along an augmenting path (one pair
+        more, nobody unpaired) always makes it heavier. So a heaviest
         perfect matching is: the non-plain players U matched among themselves, one of them or
         a plain player given to the sink, and everybody else in pairs that weigh 0. The graph
         solved here is U with the reduced weights, the sink (joined to each u by ``top - half[u]``
