@@ -126,6 +126,14 @@ class _Matcher:
     matching is not computed again when the weights changed since the last one cannot have
     made another matching heavier (``_still_optimal``): the pairing asks for a matching after
     every small step, and most steps confirm the one it has.
+
+    The players below the bracket (``_reduced``): after ``set_plain`` every edge weighs
+    ``half[a] + half[b]`` (0 between players who may not meet); a player stays "plain" while
+    each of his edges weighs the sum of its halves or 0, which the brackets change only for
+    their own players and the next score group. When that group is the last one, new halves
+    make it plain (``set_halves``, which checks every edge of it). The matching is computed on
+    the players who are not plain, and the plain ones are paired afterwards by a simple search;
+    ``_reduced`` says why that is exact.
     """
 
     def __init__(self, n: int):
@@ -135,6 +143,8 @@ class _Matcher:
         self.fixed: dict[int, int] = {}
         self.changed: dict[tuple[int, int], int] = {}
         self.computed = False
+        self.half: list[int] | None = None
+        self.plain = [False] * n
 
     def set(self, a: int, b: int, weight: int) -> None:
         key = (a, b) if a < b else (b, a)
@@ -142,6 +152,27 @@ class _Matcher:
             self.changed[key] = self.w[a][b]
         self.w[a][b] = weight
         self.w[b][a] = weight
+        if weight and self.half is not None and weight != self.half[a] + self.half[b]:
+            self.plain[a] = self.plain[b] = False
+
+    def set_plain(self, half: list[int], compatible: list[list[bool]]) -> None:
+        """Gives every edge its plain weight: ``half[a] + half[b]``, 0 if ``a`` and ``b`` may not meet."""
+        self.half = half
+        for a in range(self.n):
+            for b in range(a):
+                self.set(a, b, half[a] + half[b] if compatible[a][b] else 0)
+        self.plain = [True] * self.n
+
+    def set_halves(self, half: list[int], group: list[int]) -> None:
+        """Takes new halves; the players of ``group`` whose every edge weighs 0 or the sum of
+        its two halves (each is checked) become plain, every other player is not."""
+        self.half = half
+        self.plain = [False] * self.n
+        w = self.w
+        active = [v for v in range(self.n) if v not in self.fixed]
+        for a in group:
+            row, half_a = w[a], half[a]
+            self.plain[a] = all(not row[b] or row[b] == half_a + half[b] for b in active if b != a)
 
     def _still_optimal(self) -> bool:
         """Says whether the last matching M is still a maximum one after the weight changes.
@@ -171,17 +202,122 @@ class _Matcher:
             self.changed.clear()
             return self.mate
         active = [v for v in range(self.n) if v not in self.fixed]
-        w = self.w
-        graph = {a: {b: w[a][b] for b in active if w[a][b] > 0} for a in active}
-        mate = list(range(self.n))
+        mate = self._reduced(active) if self.half is not None else None
+        if mate is None:
+            w = self.w
+            graph = {a: {b: w[a][b] for b in active if w[a][b] > 0} for a in active}
+            mate = list(range(self.n))
+            for a, b in max_weight_matching(graph).items():
+                mate[a] = b
         for a, b in self.fixed.items():
-            mate[a] = b
-        for a, b in max_weight_matching(graph).items():
             mate[a] = b
         self.mate = mate
         self.changed.clear()
         self.computed = True
         return mate
+
+    def _reduced(self, active: list[int]) -> list[int] | None:
+        """Returns a maximum-weight matching of ``active`` found on its non-plain players, or None.
+
+        Why it is exact. Take each plain weight as ``half`` of it at either end. Subtracting
+        ``half[a] + half[b]`` from every edge lowers every perfect matching by the same sum, so
+        the heaviest perfect matchings stay the heaviest; after it every edge that touches a
+        plain player weighs 0. The heaviest matchings are perfect ones (all but one player if
+        their number is odd: a sink vertex, joined to every player by an edge of weight 0, takes
+        the one left over), because the top bits of every edge count the pairs and outweigh the
+        lower bits of a whole matching: extending a matching along an augmenting path (one pair
+        more, nobody unpaired) always makes it heavier. So a heaviest
+        perfect matching is: the non-plain players U matched among themselves, one of them or
+        a plain player given to the sink, and everybody else in pairs that weigh 0. The graph
+        solved here is U with the reduced weights, the sink (joined to each u by ``top - half[u]``
+        and, through one pendant vertex, to the plain player with the least ``half``, the best
+        plain one to leave out) and no plain player: a player of U it leaves single is to be
+        paired with a plain player. If the plain players and those can then all be paired
+        (``_complete``), the whole is a heaviest perfect matching: the optimal dual solution of
+        the small graph, with 0 for every plain player, is feasible for the whole graph (the
+        plain players' edges weigh 0, the sink's to a plain player at most its pendant edge) and
+        every edge used is tight. If they cannot, None: the caller computes the whole matching.
+        """
+        w, half = self.w, self.half
+        lower = [v for v in active if self.plain[v]]
+        if not lower:
+            return None
+        upper = [v for v in active if not self.plain[v]]
+        graph: dict[int, dict[int, int]] = {a: {} for a in upper}
+        for i, a in enumerate(upper):
+            row, to_a, half_a = w[a], graph[a], half[a]
+            for b in upper[:i]:
+                e = row[b]
+                if e:
+                    e -= half_a + half[b]
+                    if e > 0:
+                        to_a[b] = e
+                        graph[b][a] = e
+        bye = None
+        if len(active) & 1:
+            sink, pendant = -1, -2
+            spare = min(reversed(lower), key=half.__getitem__)  # the lightest, the lowest placed
+            top = max(half[v] for v in active) + 1
+            graph[sink] = {a: top - half[a] for a in upper}
+            for a in upper:
+                graph[a][sink] = top - half[a]
+            graph[sink][pendant] = top - half[spare]
+            graph[pendant] = {sink: top - half[spare]}
+            found = max_weight_matching(graph)
+            bye = spare if found[sink] == pendant else found[sink]
+        else:
+            found = max_weight_matching(graph) if upper else {}
+        single = [a for a in upper if a not in found and a != bye]
+        paired = self._complete(single, [v for v in lower if v != bye])
+        if paired is None:
+            return None
+        mate = list(range(self.n))
+        for a, b in found.items():
+            if a >= 0 and b >= 0:
+                mate[a] = b
+        for a, b in paired.items():
+            mate[a] = b
+        return mate
+
+    def _complete(self, single: list[int], lower: list[int]) -> dict[int, int] | None:
+        """Pairs all of ``single`` (with plain players only) and ``lower``, or returns None.
+
+        A greedy pass, then one repair per two players left over (each takes one end of a pair
+        already made). None does not mean that no such pairing exists, only that this search
+        found none; the caller then computes the whole matching.
+        """
+        if (len(single) + len(lower)) & 1:
+            return None
+        w = self.w
+        free = list(lower)
+        pairs: dict[int, int] = {}
+        for a in single:
+            row = w[a]
+            j = next((j for j, b in enumerate(free) if row[b]), None)
+            if j is None:
+                return None
+            pairs[a] = free.pop(j)
+            pairs[pairs[a]] = a
+        left = []
+        free.reverse()
+        while free:
+            a = free.pop()
+            row = w[a]
+            j = next((j for j in range(len(free) - 1, -1, -1) if row[free[j]]), None)
+            if j is None:
+                left.append(a)
+                continue
+            b = free.pop(j)
+            pairs[a], pairs[b] = b, a
+        while left:
+            a, b = left.pop(), left.pop()
+            row_a, row_b = w[a], w[b]
+            x = next((x for x, y in pairs.items() if row_a[x] and row_b[y]), None)
+            if x is None:
+                return None
+            y = pairs[x]
+            pairs[a], pairs[x], pairs[b], pairs[y] = x, a, y, b
+        return pairs
 
     def finalize(self, a: int, b: int, weight: int) -> None:
         self.fixed[a], self.fixed[b] = b, a
@@ -373,6 +509,79 @@ def _total_shift(played: int, sg_bits: int, sgs_shift: int) -> int:
     return t + 3 * sg_bits + 1
 
 
+def _score_fields(score: list[int]) -> tuple[dict[int, int], int, int]:
+    """Returns, for scores sorted from the highest, each score group's bit position in a field
+    of one bit per group (``shifts``), that field's width and the width of a count of players."""
+    shifts: dict[int, int] = {}
+    sgs_shift = 0
+    biggest = 0
+    count = 0
+    for i in range(len(score) - 1, -1, -1):
+        count += 1
+        if i == 0 or score[i] < score[i - 1]:
+            shifts[score[i]] = sgs_shift
+            sgs_shift += _bits(count)
+            biggest = max(biggest, count)
+            count = 0
+    return shifts, sgs_shift, _bits(biggest)
+
+
+def _plain_half(
+    rd: _Round,
+    p: DutchPlayer,
+    bye_score: int,
+    single_bye_floater: bool,
+    unplayed_ranks: dict[int, int],
+    sg_bits: int,
+    sgs_shift: int,
+) -> int:
+    """Returns half the weight of ``p``'s edges outside the bracket: ``_weight(rd, hi, lo, False,
+    False, ...)`` is ``_plain_half`` of ``hi`` plus that of ``lo`` for every pair that may meet.
+
+    Outside the bracket an edge holds only the bits of each player alone: the pair itself (the
+    top bit, halved here), whether the player is no bye candidate, and his rank for the bye.
+    """
+    top = _total_shift(rd.played_rounds, sg_bits, sgs_shift)
+    half = (1 << top - 1) + ((not (p.bye_eligible and p.score <= bye_score)) << top)
+    if single_bye_floater and p.score == bye_score:
+        half += unplayed_ranks[p.played_games] << top - 4 * sg_bits - 2 * sgs_shift
+    return half
+
+
+def _last_group_halves(
+    rd: _Round,
+    players: list[DutchPlayer],
+    bracket: list[int],
+    nsgb: int,
+    bye_score: int,
+    single_bye_floater: bool,
+    unplayed_ranks: dict[int, int],
+) -> list[int]:
+    """Returns halves (see ``_plain_half``) for a bracket whose next score group, from
+    ``bracket[nsgb]`` on, is the last one: every edge that touches that group is the sum of
+    its two halves (or 0), so that the matching can leave the group below it.
+
+    Such an edge (``_weight`` with ``in_next``) holds the two players' plain bits, the bit
+    of a pair in the next bracket and the bit of the higher player's score group; within the
+    group that last bit is the group's own, shared half and half, and from a bracket player it
+    is his group's, which he takes whole less the group's half.
+    """
+    score = [p.score for p in players]
+    shifts, sgs_shift, sg_bits = _score_fields(score)
+    top = _total_shift(rd.played_rounds, sg_bits, sgs_shift)
+    pair_bit = 1 << top - 2 * sg_bits - sgs_shift
+    group_unit = top - 2 * sg_bits - 2 * sgs_shift
+    own = 1 << shifts[score[bracket[nsgb]]] + group_unit
+    half = [0] * len(players)
+    for pi, v in enumerate(bracket):
+        plain = _plain_half(rd, players[v], bye_score, single_bye_floater, unplayed_ranks, sg_bits, sgs_shift)
+        if pi >= nsgb:
+            half[v] = plain + pair_bit // 2 + own // 2
+        else:
+            half[v] = plain + pair_bit // 2 + (1 << shifts[score[v]] + group_unit) - own // 2
+    return half
+
+
 def pair_round(rd: _Round) -> list[DutchPair]:
     """Pairs the round; raises ``PairingError`` if no pairing meets the absolute criteria."""
     players = rd.players
@@ -380,18 +589,7 @@ def pair_round(rd: _Round) -> list[DutchPair]:
     if n == 0:
         return []
     score = [p.score for p in players]
-    shifts: dict[int, int] = {}
-    sgs_shift = 0
-    biggest = 0
-    count = 0
-    for i in range(n - 1, -1, -1):
-        count += 1
-        if i == 0 or score[i] < score[i - 1]:
-            shifts[score[i]] = sgs_shift
-            sgs_shift += _bits(count)
-            biggest = max(biggest, count)
-            count = 0
-    sg_bits = _bits(biggest)
+    shifts, sgs_shift, sg_bits = _score_fields(score)
     max_weight = (1 << (_total_shift(rd.played_rounds, sg_bits, sgs_shift) + 2)) - 1
     unplayed_ranks: dict[int, int] = {}
 
@@ -400,21 +598,24 @@ def pair_round(rd: _Round) -> list[DutchPair]:
 
     m = _Matcher(n)
     top = score[0]
-    for i in range(n):
-        p = players[i]
-        for j in range(i):
-            o = players[j]
-            if n & 1:
-                e = 0
-                if rd.compatible(p, o):
-                    e = 1 + (not p.bye_eligible) + (not o.bye_eligible)
-                    e <<= sgs_shift
-                    e |= shifts[p.score] + shifts[o.score]
-                    e <<= sg_bits
-                    e |= p.score >= top
-                m.set(i, j, e)
-            else:
-                m.set(i, j, weight(o, p, False, False, 0, False))
+    compatible = [[rd.compatible(players[i], players[j]) for j in range(i)] for i in range(n)]
+    if n & 1:  # who gets the bye: the top bit says whether both players are of the top score group
+        unit = sgs_shift + sg_bits
+        m.set_plain(
+            [
+                (1 << unit - 1) + ((not p.bye_eligible) << unit) + (shifts[p.score] << sg_bits)
+                for p in players
+            ],
+            compatible,
+        )
+        for i in range(n):
+            for j in range(i):
+                if score[i] >= top and compatible[i][j]:
+                    m.set(i, j, m.w[i][j] + 1)
+    else:
+        m.set_plain(
+            [_plain_half(rd, p, 0, False, unplayed_ranks, sg_bits, sgs_shift) for p in players], compatible
+        )
     mate = m.compute()
     unmatched = [v for v in range(n) if mate[v] == v]
     if len(unmatched) > 1 or any(not players[v].bye_eligible for v in unmatched):
@@ -434,9 +635,10 @@ def pair_round(rd: _Round) -> list[DutchPair]:
         counts = sorted((p.played_games for p in players if p.score == bye_score), reverse=True)
         for rank, games in enumerate(counts):
             unplayed_ranks[games] = rank
-        for i in range(n):
-            for j in range(i):
-                m.set(i, j, weight(players[j], players[i], False, False, bye_score, single))
+        m.set_plain(
+            [_plain_half(rd, p, bye_score, single, unplayed_ranks, sg_bits, sgs_shift) for p in players],
+            compatible,
+        )
 
     pairs: dict[int, int] = {}
     matched = [False] * n
@@ -464,6 +666,11 @@ def pair_round(rd: _Round) -> list[DutchPair]:
         for lg in range(sg_begin, size):
             for sm in range(lg):
                 m.set(bracket[lg], bracket[sm], base[lg][sm])
+        if nxt_it == n and nsgb < size:  # the next score group is the last one: it stands below
+            m.set_halves(
+                _last_group_halves(rd, players, bracket, nsgb, bye_score, single, unplayed_ranks),
+                bracket[nsgb:],
+            )
 
         def ewc(sm: int, lg: int, sm_rem: int, rem_pairs: int, base: list[list[int]] = base) -> int:
             r = base[lg][sm]
@@ -660,7 +867,10 @@ def pair_round(rd: _Round) -> list[DutchPair]:
 
 
 def round_of(
-    t: TrfTournament, *, rounds_total: int | None = None, initial_colour: str | None = None,
+    t: TrfTournament,
+    *,
+    rounds_total: int | None = None,
+    initial_colour: str | None = None,
     virtual_points: dict[int, tuple[int, ...]] | None = None,
 ) -> _Round:
     """Builds what the pairing of the next round needs from a tournament cut after the rounds played.
@@ -689,8 +899,13 @@ def round_of(
         is_valid = len(tp.rounds) <= played or any(r.paired for r in tp.rounds)
         if not is_valid:
             continue
-        p = DutchPlayer(tp.number, rank, sum(r.points(system) for r in rounds[:played]), rounds,
-                        virtual=virtual_points.get(tp.number, ()))
+        p = DutchPlayer(
+            tp.number,
+            rank,
+            sum(r.points(system) for r in rounds[:played]),
+            rounds,
+            virtual=virtual_points.get(tp.number, ()),
+        )
         p.score += p.virtual_before(played)
         rank += 1
         _colour_data_upto(p, played)
@@ -743,16 +958,21 @@ def infer_initial_colour(t: TrfTournament) -> str | None:
 
 
 def pair_next_round(
-    t: TrfTournament, *, rounds_total: int | None = None, initial_colour: str | None = None,
+    t: TrfTournament,
+    *,
+    rounds_total: int | None = None,
+    initial_colour: str | None = None,
     virtual_points: dict[int, tuple[int, ...]] | None = None,
 ) -> list[DutchPair]:
     """Returns the Dutch pairing of the round after the last one paired in ``t``."""
-    return pair_round(round_of(t, rounds_total=rounds_total, initial_colour=initial_colour,
-                               virtual_points=virtual_points))
+    return pair_round(
+        round_of(t, rounds_total=rounds_total, initial_colour=initial_colour, virtual_points=virtual_points)
+    )
 
 
-def baku_virtual_points(numbers: Sequence[int], rounds_total: int, system: PointSystem | None = None
-                        ) -> dict[int, tuple[int, ...]]:
+def baku_virtual_points(
+    numbers: Sequence[int], rounds_total: int, system: PointSystem | None = None
+) -> dict[int, tuple[int, ...]]:
     """Returns the Baku acceleration's virtual points (FIDE C.04.5.1), by pairing number, before each round.
 
     ``numbers`` are the pairing numbers of the players in the initial order, before round 1. The
@@ -836,12 +1056,16 @@ def _colour_reason(rd: _Round, first: DutchPlayer, second: DutchPlayer) -> str:
     if due and first.preference == second.preference:
         winner = first if first.preference == WHITE else second
         if winner.absolute_preference:
-            return (f"both are due the same colour; {{{winner.number}}} must have it (he has had the other colour "
-                    "more often, or twice in a row)")
+            return (
+                f"both are due the same colour; {{{winner.number}}} must have it (he has had the other colour "
+                "more often, or twice in a row)"
+            )
         if winner.strong:
             return f"both are due the same colour; {{{winner.number}}} has the stronger claim (more games with the other)"
-        return (f"both are due the same colour; {{{winner.number}}} gets it (their colour histories differ first "
-                "there, or he ranks higher)")
+        return (
+            f"both are due the same colour; {{{winner.number}}} gets it (their colour histories differ first "
+            "there, or he ranks higher)"
+        )
     return "neither has a colour due: by pairing number, alternating from the first board of round 1"
 
 
@@ -853,20 +1077,26 @@ def explain_pair(rd: _Round, pair: DutchPair, *, two_games: bool = False) -> str
     by = rd.by_number
     a = by[pair.white]
     if pair.black is None:
-        return (f"{{{a.number}}} gets the bye: an odd number of players, and he is the lowest-placed "
-                f"({_points(a.score)} points) who has not had a bye or a win without playing, the others "
-                "being paired by the rules.")
+        return (
+            f"{{{a.number}}} gets the bye: an odd number of players, and he is the lowest-placed "
+            f"({_points(a.score)} points) who has not had a bye or a win without playing, the others "
+            "being paired by the rules."
+        )
     b = by[pair.black]
     hi, lo = (a, b) if not _lower(a, b) else (b, a)
     if hi.score == lo.score:
-        words = (f"Score group of {_points(hi.score)} points: {{{hi.number}}} and {{{lo.number}}} have the same score and "
-                 "meet as the rules pair that group (the upper half against the lower half, as near the "
-                 "order as the earlier opponents and colours allow).")
+        words = (
+            f"Score group of {_points(hi.score)} points: {{{hi.number}}} and {{{lo.number}}} have the same score and "
+            "meet as the rules pair that group (the upper half against the lower half, as near the "
+            "order as the earlier opponents and colours allow)."
+        )
     else:
-        words = (f"{{{hi.number}}} ({_points(hi.score)}) floats down to meet {{{lo.number}}} "
-                 f"({_points(lo.score)}): nobody was left for him in his score group (an odd number, or "
-                 "players he has met); the rules float as few as possible, from the top down, and not the "
-                 "same players round after round.")
+        words = (
+            f"{{{hi.number}}} ({_points(hi.score)}) floats down to meet {{{lo.number}}} "
+            f"({_points(lo.score)}): nobody was left for him in his score group (an odd number, or "
+            "players he has met); the rules float as few as possible, from the top down, and not the "
+            "same players round after round."
+        )
     if two_games:
         return words + " Colours: two games, each player moves first once; lots decide who starts."
     return words + f" Colours: {{{a.number}}} moves first: " + _colour_reason(rd, a, b) + "."

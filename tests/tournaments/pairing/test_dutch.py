@@ -6,14 +6,14 @@ file after round k-1 (keeping the byes already known for round k: requested half
 absences), pairs round k and expects the file's pairs and colours. The first round's colour
 is the file's (the reference drew it at random; a TRF gives it as ``XXC white1/black1``).
 
-Speed: the matching is a pure-Python blossom algorithm, seconds a round for 60 players and
-more beyond, so the default run replays the 105 smallest files (8-24 players, 805 rounds, about
-two minutes on a busy machine); ``DUTCH_REPLAY=all`` replays all 340 files (about 2,900 rounds:
-hours), ``DUTCH_REPLAY=N`` the N smallest.
+Speed: a round of 60 players takes a few hundredths of a second to a few tenths (each matching
+is solved on the bracket and the next score group only, see ``_Matcher._reduced``), so the
+default run replays the 249 smallest files (8-54 players, 1,984 rounds, about 30 s of CPU);
+``DUTCH_REPLAY=all`` replays all 340 files (2,685 rounds, about 3 min of CPU),
+``DUTCH_REPLAY=N`` the N smallest.
 
-The floor: every round replayed so far is identical to the reference's (measured 2026-11-26 on
-2,516 rounds of 319 files, every file up to 24 players and part of the larger ones; see
-docs/pairing.md), so the floor is
+The floor: every round is identical to the reference's (measured 2026-11-27 on all 2,685
+rounds of the 340 files; see docs/pairing.md), so the floor is
 100 %: ``KNOWN_DIFFERENT`` (file name: rounds) is empty, and a round that differs and is not in
 it fails, naming the criterion that decided it (the first one of C1-C17 on which the two
 pairings differ, ``E`` for colours only, ``B`` for the order of transpositions and exchanges).
@@ -31,6 +31,10 @@ import pytest
 
 from tournaments.pairing.dutch import (
     DutchPair,
+    _last_group_halves,
+    _plain_half,
+    _score_fields,
+    _weight,
     deciding_criterion,
     file_pairs,
     infer_initial_colour,
@@ -41,7 +45,7 @@ from tournaments.pairing.dutch_cli import main
 from tournaments.pairing.trf import TrfRound, parse_trf, read_trf, write_trf
 
 DATA = Path(__file__).parent / "data" / "dutch"
-DEFAULT_SLICE = 105  # the 105 smallest files (8-24 players, 805 rounds): about 1.5 min on a busy machine
+DEFAULT_SLICE = 249  # the 249 smallest files (8-54 players, 1,984 rounds): about 30 s of CPU
 
 KNOWN_DIFFERENT: dict[str, set[int]] = {}
 
@@ -168,3 +172,71 @@ def test_a_bye_requested_for_the_round_takes_the_player_out_of_it():
     pairs = pair_round(round_of(requested))
     assert all(1 not in (p.white, p.black) for p in pairs)
     assert {n for p in pairs for n in (p.white, p.black) if n} == everyone - {1}
+
+
+@pytest.mark.parametrize("name", ["t0001.trf", "t0032.trf", "big-t0001.trf"])
+def test_an_edge_outside_the_bracket_weighs_the_sum_of_its_two_halves(name):
+    """The matching's reduction (``_Matcher._reduced``) holds only if every weight that
+    ``pair_round`` sets from ``_plain_half`` is what ``_weight`` gives outside the bracket."""
+    t = read_trf(str(DATA / name))
+    initial = infer_initial_colour(t)
+    for k in range(1, t.rounds_played + 1):
+        rd = round_of(t.cut(k - 1), rounds_total=t.rounds_played, initial_colour=initial)
+        players = rd.players
+        shifts, sgs_shift, sg_bits = _score_fields([p.score for p in players])
+        unit = sgs_shift + sg_bits  # the first matching's weights, when one player is to be left out
+        half = [
+            (1 << unit - 1) + ((not p.bye_eligible) << unit) + (shifts[p.score] << sg_bits) for p in players
+        ]
+        for i, lo in enumerate(players):
+            for j, hi in enumerate(players[:i]):
+                first = ((1 + (not lo.bye_eligible) + (not hi.bye_eligible)) << sgs_shift) | (
+                    shifts[lo.score] + shifts[hi.score]
+                )
+                assert first << sg_bits == half[i] + half[j]
+        for bye_score in sorted({p.score for p in players})[:2]:
+            ranks = {}
+            counts = sorted((p.played_games for p in players if p.score == bye_score), reverse=True)
+            for rank, games in enumerate(counts):
+                ranks[games] = rank
+            for single in (False, True):
+                half = [_plain_half(rd, p, bye_score, single, ranks, sg_bits, sgs_shift) for p in players]
+                for i, lo in enumerate(players):
+                    for j, hi in enumerate(players[:i]):
+                        expected = half[i] + half[j] if rd.compatible(hi, lo) else 0
+                        assert (
+                            _weight(
+                                rd, hi, lo, False, False, bye_score, sg_bits, sgs_shift, shifts, single, ranks
+                            )
+                            == expected
+                        )
+
+
+@pytest.mark.parametrize("name", ["t0001.trf", "big-t0001.trf"])
+def test_an_edge_to_the_last_score_group_weighs_the_sum_of_its_two_halves(name):
+    """What makes the last score group plain when it is the next one (``_last_group_halves``;
+    ``_Matcher.set_halves`` checks it again, so a mistake here would only cost time)."""
+    t = read_trf(str(DATA / name))
+    initial = infer_initial_colour(t)
+    for k in range(2, t.rounds_played + 1):
+        rd = round_of(t.cut(k - 1), rounds_total=t.rounds_played, initial_colour=initial)
+        players = rd.players
+        score = [p.score for p in players]
+        shifts, sgs_shift, sg_bits = _score_fields(score)
+        last = score.index(score[-1])
+        if last == 0:
+            continue
+        bracket = list(range(score.index(score[last - 1]), len(players)))  # the group above, then the last
+        nsgb = last - bracket[0]
+        counts = sorted((p.played_games for p in players if p.score == score[-1]), reverse=True)
+        ranks = {games: rank for rank, games in enumerate(counts)}
+        for single in (False, True):
+            half = _last_group_halves(rd, players, bracket, nsgb, score[-1], single, ranks)
+            for lg in range(nsgb, len(bracket)):
+                for sm in range(lg):
+                    hi, lo = players[bracket[sm]], players[bracket[lg]]
+                    expected = half[bracket[sm]] + half[bracket[lg]] if rd.compatible(hi, lo) else 0
+                    got = _weight(
+                        rd, hi, lo, False, True, score[-1], sg_bits, sgs_shift, shifts, single, ranks
+                    )
+                    assert got == expected
