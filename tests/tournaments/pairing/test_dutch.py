@@ -240,3 +240,33 @@ def test_an_edge_to_the_last_score_group_weighs_the_sum_of_its_two_halves(name):
                         rd, hi, lo, False, True, score[-1], sg_bits, sgs_shift, shifts, single, ranks
                     )
                     assert got == expected
+
+
+@pytest.mark.parametrize("size", [2, 7, 8, 9, 24, 25, 61])
+@pytest.mark.parametrize("initial", ["w", "b"])
+def test_a_first_round_paired_without_a_matching_is_the_one_the_matchings_give(size, initial, monkeypatch):
+    """The first round's shortcut (S1's i-th against S2's i-th, the bye to the last) against the
+    matchings it skips, on fields of both parities and both initial colours."""
+    from tournaments.pairing import dutch
+    from tournaments.pairing.trf import TrfPlayer, TrfTournament
+
+    players = tuple(TrfPlayer(i, rating=2400 - 7 * i) for i in range(1, size + 1))
+    t = TrfTournament(players=players, rounds_total=7, initial_colour=initial)
+    shortcut = dutch.pair_next_round(t)
+    assert dutch._first_round_pairs(round_of(t, rounds_total=7, initial_colour=initial)) is not None
+    monkeypatch.setattr(dutch, "_first_round_pairs", lambda rd: None)
+    assert shortcut == dutch.pair_next_round(t)
+    assert len([pair for pair in shortcut if pair.black is None]) == size % 2
+
+
+def test_a_first_round_with_a_prohibited_pairing_is_paired_by_the_matchings():
+    from tournaments.pairing import dutch
+    from tournaments.pairing.trf import TrfPlayer, TrfTournament
+
+    t = TrfTournament(players=tuple(TrfPlayer(i, rating=2400 - i) for i in range(1, 9)), rounds_total=5,
+                      initial_colour="w")
+    rd = round_of(t, rounds_total=5, initial_colour="w")
+    rd.forbidden = {1: {5}, 5: {1}}
+    assert dutch._first_round_pairs(rd) is None
+    pairs = {frozenset((pair.white, pair.black)) for pair in pair_round(rd)}
+    assert frozenset((1, 5)) not in pairs and len(pairs) == 4
