@@ -15,7 +15,6 @@ from functools import lru_cache
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import DEFAULT_DB_ALIAS, connections
 from django.utils import timezone
 
 from accounts.roles import Role
@@ -52,6 +51,7 @@ def appeal_closed(*, minutes: int | None, finished_at: Any, round_number: int, l
         return f"round {later_round} is published: appeals on round {round_number} are closed"
     return ""
 
+
 @lru_cache(maxsize=1)
 def _authority_sql() -> str:
     """The access check's one statement, built once from the models' tables (``core.sqlrows``).
@@ -68,19 +68,17 @@ def _authority_sql() -> str:
     d_table, d_tournament, d_user = through(Tournament.directors.through)
     r_table, r_tournament, r_user = through(Tournament.referees.through)
     groups = user_model.groups.through._meta
-    g_table, g_user, g_group = (groups.db_table, groups.get_field(user_model._meta.model_name).column,
-                                groups.get_field("group").column)
-    group_table = user_model.groups.field.related_model._meta.db_table
+    group = user_model.groups.field.related_model._meta
+    g_user, g_group = groups.get_field(user_model._meta.model_name).column, groups.get_field("group").column
     rnd, trn = Round._meta, Tournament._meta
+    of_round = f"r.{rnd.get_field('tournament').column}"
     return (
         f"SELECT t.slug, t.status,"
-        f" EXISTS (SELECT 1 FROM {d_table} d WHERE d.{d_tournament} = r.{rnd.get_field('tournament').column}"
-        f" AND d.{d_user} = %s),"
-        f" EXISTS (SELECT 1 FROM {r_table} f WHERE f.{r_tournament} = r.{rnd.get_field('tournament').column}"
-        f" AND f.{r_user} = %s),"
-        f" EXISTS (SELECT 1 FROM {g_table} ug JOIN {group_table} g ON g.id = ug.{g_group}"
+        f" EXISTS (SELECT 1 FROM {d_table} d WHERE d.{d_tournament} = {of_round} AND d.{d_user} = %s),"
+        f" EXISTS (SELECT 1 FROM {r_table} f WHERE f.{r_tournament} = {of_round} AND f.{r_user} = %s),"
+        f" EXISTS (SELECT 1 FROM {groups.db_table} ug JOIN {group.db_table} g ON g.{group.pk.column} = ug.{g_group}"
         f" WHERE ug.{g_user} = %s AND g.name = %s)"
-        f" FROM {rnd.db_table} r JOIN {trn.db_table} t ON t.{trn.pk.column} = r.{rnd.get_field('tournament').column}"
+        f" FROM {rnd.db_table} r JOIN {trn.db_table} t ON t.{trn.pk.column} = {of_round}"
         f" WHERE r.{rnd.pk.column} = %s"
     )
 
@@ -89,9 +87,7 @@ class TournamentHook:
     """Answers ``arbitration.access`` for a game of a tournament."""
 
     def authority(self, game: Game, user: Any) -> Authority:
-        connection = connections[game._state.db or DEFAULT_DB_ALIAS]
-        rows = sqlrows.fetch(_authority_sql(), [user.pk, user.pk, user.pk, Role.DIRECTOR,
-                                                                game.round_id], connection)
+        rows = sqlrows.fetch(_authority_sql(), [user.pk, user.pk, user.pk, Role.DIRECTOR, game.round_id])
         if not rows:
             return Authority(tournament="?")
         slug, status, director, referee, role = rows[0]
