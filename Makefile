@@ -13,8 +13,9 @@ VAR_DIR := $(abspath $(or $(DJANGO_VAR_DIR),var))
 
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/draughts
 # The base of the Redis databases of a run: xdist worker gwN takes the base's number plus N
-# (tests/support/xdist.py), so with 2 workers a run uses 14 and 15; the serial part uses the base.
-TEST_BROKER_URL ?= redis://127.0.0.1:6379/14
+# (tests/support/xdist.py), so with 2 workers a run uses 13 and 14; the serial part uses the base, the
+# background part (below) the base plus TEST_WORKERS (15): give a base of at most 13.
+TEST_BROKER_URL ?= redis://127.0.0.1:6379/13
 TEST_ENV := DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_URL) \
 	DJANGO_SECRET_KEY=tests-only-not-a-secret DJANGO_LOG_KEY=tests-only-log-key DJANGO_ALLOW_ASYNC_UNSAFE=true
 # pytest-xdist worker processes of the parallel part (one per core); 0 or 1: no xdist, one process.
@@ -24,7 +25,7 @@ TEST_WORKERS ?= 2
 TEST_DIST ?= worksteal
 XDIST := $(if $(filter-out 0 1,$(TEST_WORKERS)),-n $(TEST_WORKERS) --dist $(TEST_DIST))
 # make test-fast: no browser, no server, no real worker, nothing serial
-FAST_MARKERS := not e2e and not celery and not server and not serial
+FAST_MARKERS := not e2e and not celery and not server and not serial and not background
 PYTEST_ARGS ?=
 
 .PHONY: help run test test-fast test-postgres test-sqlite fuzz bench lint services packages clean
@@ -72,20 +73,35 @@ test: $(VENV)/.dev-installed services packages
 	$(MAKE) --no-print-directory test-postgres
 	$(MAKE) --no-print-directory test-sqlite
 
-# The whole suite on PostgreSQL and Redis, with real workers and the browser tests: the tests marked
-# serial (they cannot share the machine) in one process after the others, which run in TEST_WORKERS
-# xdist processes, each with its own test database (test_draughts_<pid>_gwN), Redis database, live
-# channel, ports and browser. Each part prints its 20 slowest tests. A part that selects no test
-# (PYTEST_ARGS naming one module) is not a failure; both selecting none is. An interrupted parallel
-# part (exit 2) ends the run.
+# The whole suite on PostgreSQL and Redis, with real workers and the browser tests, in three parts:
+# - background: the tests marked background (the fuzzing run: minutes of load, no timing) start first
+#   and run beside the other parts at a lower CPU priority (nice 10), on their own test database
+#   (..._background) and Redis database (the base plus TEST_WORKERS): they take the CPU the other parts
+#   leave idle and cannot starve them. Their output is printed when they end, at the end of the run.
+# - parallel: the tests marked neither serial nor background, in TEST_WORKERS xdist processes, each
+#   with its own test database (test_draughts_<pid>_gwN), Redis database, live channel, ports, browser.
+# - serial: the tests that cannot share the machine (timed against real processes), in one process
+#   after the parallel part; those also marked exclusive (they restart the shared Redis) run last,
+#   once the background part has ended (it holds a lock, TEST_BACKGROUND_LOCK, while it runs).
+# Each part prints its 20 slowest tests. A part that selects no test (PYTEST_ARGS naming one module) is
+# not a failure; all selecting none is. An interrupted parallel part (exit 2) ends the run.
 test-postgres:
-	@db=test_draughts_$$$$; \
-	echo "== the suite on PostgreSQL, in parallel: pytest $(XDIST) -m 'not serial' $(PYTEST_ARGS)"; \
-	$(TEST_ENV) DJANGO_TEST_DATABASE_NAME=$$db $(PY) -m pytest $(XDIST) -m "not serial" $(PYTEST_ARGS); parallel=$$?; \
+	@db=test_draughts_$$$$; lock=$$(mktemp); log=$$(mktemp); \
+	background_broker=$$($(PY) -c "from tests.support.xdist import shifted_redis_url as s; print(s('$(TEST_BROKER_URL)', max($(TEST_WORKERS), 1)))") || exit 2; \
+	echo "== the suite on PostgreSQL, in the background at nice 10: pytest -m background $(PYTEST_ARGS) (its output at the end)"; \
+	$(TEST_ENV) CELERY_BROKER_URL=$$background_broker DJANGO_TEST_DATABASE_NAME=$${db}_background \
+		setsid flock $$lock nice -n 10 $(PY) -m pytest -m background $(PYTEST_ARGS) > $$log 2>&1 & background=$$!; \
+	trap 'kill -- -$$background 2>/dev/null; rm -f $$lock $$log' EXIT; \
+	while flock -n $$lock true && kill -0 $$background 2>/dev/null; do sleep 0.1; done; \
+	echo "== the suite on PostgreSQL, in parallel: pytest $(XDIST) -m 'not serial and not background' $(PYTEST_ARGS)"; \
+	$(TEST_ENV) DJANGO_TEST_DATABASE_NAME=$$db $(PY) -m pytest $(XDIST) -m "not serial and not background" $(PYTEST_ARGS); parallel=$$?; \
 	if [ $$parallel = 2 ]; then exit 2; fi; \
 	echo "== the suite on PostgreSQL, the tests that cannot share the machine: pytest -m serial $(PYTEST_ARGS)"; \
-	$(TEST_ENV) DJANGO_TEST_DATABASE_NAME=$${db}_serial $(PY) -m pytest -m serial $(PYTEST_ARGS); serial=$$?; \
-	scripts/pytest-status.sh $$parallel $$serial
+	$(TEST_ENV) TEST_BACKGROUND_LOCK=$$lock DJANGO_TEST_DATABASE_NAME=$${db}_serial $(PY) -m pytest -m serial $(PYTEST_ARGS); serial=$$?; \
+	wait $$background; background_status=$$?; \
+	echo "== the suite on PostgreSQL, the background part (pytest -m background), which ran beside the others:"; \
+	cat $$log; \
+	scripts/pytest-status.sh $$parallel $$serial $$background_status
 
 # The pure cores and the services on PostgreSQL, over both cores: what the edit-test loop needs.
 test-fast:

@@ -36,6 +36,30 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if SERVER_FIXTURES.intersection(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.server)
+    # the tests that restart a shared service last: they wait for the background part (below)
+    items.sort(key=lambda item: item.get_closest_marker("exclusive") is not None)
+
+
+@pytest.hookimpl(hookwrapper=True, tryfirst=True)
+def pytest_runtest_protocol(item, nextitem):
+    """Before a test marked ``exclusive``, waits for the background part of ``make test-postgres`` (the
+    fuzzing run, beside the other parts) to end: it holds the lock ``TEST_BACKGROUND_LOCK`` names while it
+    runs. Outside pytest-timeout's wrapper, so the wait is not counted in the test's time limit."""
+    path = os.environ.get("TEST_BACKGROUND_LOCK", "")
+    if item.get_closest_marker("exclusive") and path:
+        import fcntl
+        import time
+
+        started = time.monotonic()
+        with open(path, "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            fcntl.flock(lock, fcntl.LOCK_UN)
+        waited = time.monotonic() - started
+        if waited > 0.5:
+            reporter = item.config.pluginmanager.get_plugin("terminalreporter")
+            if reporter is not None:
+                reporter.write_line(f"(waited {waited:.0f} s for the background part to end before {item.nodeid})")
+    yield
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -166,6 +166,7 @@ def redis_restart_empty() -> None:
         backend_client.connection_pool.disconnect()
 
 
+@pytest.mark.exclusive  # it restarts the machine's Redis, which the background part's server uses too
 def test_redis_restarted_empty_loses_no_deadline(staff, clock_workers):
     worker = clock_workers()
     games = started_games(staff, 8, 1.5)
