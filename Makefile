@@ -75,7 +75,8 @@ test: $(VENV)/.dev-installed services packages
 
 # The whole suite on PostgreSQL and Redis, with real workers and the browser tests, in three parts:
 # - background: the tests marked background (the fuzzing run: minutes of load, no timing) start first
-#   and run beside the other parts at a lower CPU priority (nice 10), on their own test database
+#   and run beside the other parts at a lower CPU priority (nice 10, in a session of their own whose
+#   autogroup is niced too: tests/support/priority.py), on their own test database
 #   (..._background) and Redis database (the base plus TEST_WORKERS): they take the CPU the other parts
 #   leave idle and cannot starve them. Their output is printed when they end, at the end of the run.
 # - parallel: the tests marked neither serial nor background, in TEST_WORKERS xdist processes, each
@@ -90,7 +91,8 @@ test-postgres:
 	background_broker=$$($(PY) -c "from tests.support.xdist import shifted_redis_url as s; print(s('$(TEST_BROKER_URL)', max($(TEST_WORKERS), 1)))") || exit 2; \
 	echo "== the suite on PostgreSQL, in the background at nice 10: pytest -m background $(PYTEST_ARGS) (its output at the end)"; \
 	$(TEST_ENV) CELERY_BROKER_URL=$$background_broker DJANGO_TEST_DATABASE_NAME=$${db}_background \
-		setsid flock $$lock nice -n 10 $(PY) -m pytest -m background $(PYTEST_ARGS) > $$log 2>&1 & background=$$!; \
+		setsid bash -c 'echo 10 > /proc/self/autogroup 2>/dev/null; exec flock "$$0" nice -n 10 "$$@"' $$lock \
+		$(PY) -m pytest -m background $(PYTEST_ARGS) > $$log 2>&1 & background=$$!; \
 	trap 'kill -- -$$background 2>/dev/null; rm -f $$lock $$log' EXIT; \
 	while flock -n $$lock true && kill -0 $$background 2>/dev/null; do sleep 0.1; done; \
 	echo "== the suite on PostgreSQL, in parallel: pytest $(XDIST) -m 'not serial and not background' $(PYTEST_ARGS)"; \

@@ -29,6 +29,7 @@ import pytest
 
 from tests.conftest import worker_env
 from tests.support.net import free_port
+from tests.support.priority import pass_on_priority
 
 ROOT = Path(__file__).resolve().parents[2]
 ST = str(Path(sys.executable).parent / "st")
@@ -64,6 +65,7 @@ def fuzzed_server(transactional_db, tmp_path):
     with log_path.open("wb") as log:
         process = subprocess.Popen(["bash", "-c", f"exec {procfile_command('web')}"], cwd=ROOT, env=env,
                                    stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    pass_on_priority(process.pid)  # make test's background part is niced: so is its server
     deadline = time.monotonic() + 300  # at nice 10 beside the busy parallel part, Django loads slowly
     while True:
         try:

@@ -1,0 +1,30 @@
+"""The background part's low CPU priority, passed on to the servers it starts in sessions of their own.
+
+On Linux with autogroups (``/proc/sys/kernel/sched_autogroup_enabled``), the scheduler first shares the
+CPU between sessions, each an autogroup, and only then between the processes of one session by their
+nice values: a process niced in one session still gets as much as a whole other session. So ``make
+test-postgres`` starts its background part in a session of its own and gives that session's autogroup
+nice 10 (``/proc/self/autogroup``), and a server the background part starts with
+``start_new_session=True`` (a new session, a new autogroup at nice 0) is given the same here.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def autogroup_nice(pid: int | str = "self") -> int | None:
+    """The nice value of the process's autogroup, or None where the kernel has no autogroups."""
+    try:
+        text = Path(f"/proc/{pid}/autogroup").read_text()  # "/autogroup-85 nice 0"
+    except OSError:
+        return None
+    return int(text.split()[-1])
+
+
+def pass_on_priority(pid: int) -> None:
+    """Gives the autogroup of ``pid`` (a process just started in a new session) this process's
+    autogroup's nice value, when that is not 0; a kernel without autogroups needs nothing."""
+    nice = autogroup_nice()
+    if nice:
+        Path(f"/proc/{pid}/autogroup").write_text(str(nice))
