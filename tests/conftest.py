@@ -141,6 +141,31 @@ def throttle_counts_cleared():
 
 
 @pytest.fixture
+def scratch_database(transactional_db):
+    """Points the default connection, for one test, at an empty database of its own on the test database's
+    server (PostgreSQL), dropped after: a migration test migrates it from nothing to the state it starts
+    from, and the test database is neither migrated back nor forward again (which took most of the time)."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.fail("scratch_database needs PostgreSQL (make test-postgres)")
+    real = connection.settings_dict["NAME"]
+    name = f"{real}_scratch"
+    with connection.cursor() as cursor:
+        cursor.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        cursor.execute(f'CREATE DATABASE "{name}" TEMPLATE template0')
+    connection.close()
+    connection.settings_dict["NAME"] = name
+    try:
+        yield name
+    finally:
+        connection.close()
+        connection.settings_dict["NAME"] = real
+        with connection.cursor() as cursor:
+            cursor.execute(f'DROP DATABASE "{name}"')
+
+
+@pytest.fixture
 def make_user(db):
     """Returns a factory of users with a role and a known password."""
     from accounts.services import user_create_with_role
