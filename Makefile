@@ -76,7 +76,7 @@ test: $(VENV)/.dev-installed services packages
 # The whole suite on PostgreSQL and Redis, with real workers and the browser tests, in three parts:
 # - background: the tests marked background (the fuzzing run: minutes of load, no timing) start first
 #   and run beside the other parts at a lower CPU priority (nice 10, in a session of their own whose
-#   autogroup is niced too: tests/support/priority.py), on their own test database
+#   autogroup is niced too: tests/support/background.py), on their own test database
 #   (..._background) and Redis database (the base plus TEST_WORKERS): they take the CPU the other parts
 #   leave idle and cannot starve them. Their output is printed when they end, at the end of the run.
 # - parallel: the tests marked neither serial nor background, in TEST_WORKERS xdist processes, each

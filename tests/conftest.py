@@ -47,14 +47,9 @@ def pytest_runtest_protocol(item, nextitem):
     runs. Outside pytest-timeout's wrapper, so the wait is not counted in the test's time limit."""
     path = os.environ.get("TEST_BACKGROUND_LOCK", "")
     if item.get_closest_marker("exclusive") and path:
-        import fcntl
-        import time
+        from tests.support.background import background_ended
 
-        started = time.monotonic()
-        with open(path, "a") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            fcntl.flock(lock, fcntl.LOCK_UN)
-        waited = time.monotonic() - started
+        waited = background_ended(path)
         if waited > 0.5:
             reporter = item.config.pluginmanager.get_plugin("terminalreporter")
             if reporter is not None:

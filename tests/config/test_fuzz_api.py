@@ -28,8 +28,8 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import worker_env
+from tests.support.background import pass_on_priority
 from tests.support.net import free_port
-from tests.support.priority import pass_on_priority
 
 ROOT = Path(__file__).resolve().parents[2]
 ST = str(Path(sys.executable).parent / "st")

@@ -1,4 +1,8 @@
-"""The background part's low CPU priority, passed on to the servers it starts in sessions of their own.
+"""make test-postgres's background part: its lock, and its low CPU priority passed on to the servers it starts.
+
+The background part (the tests marked ``background``) holds the lock ``TEST_BACKGROUND_LOCK`` names while it
+runs; a test marked ``exclusive`` (it restarts a service the background part uses too) waits for it
+(``background_ended``, from ``tests/conftest.py``).
 
 On Linux with autogroups (``/proc/sys/kernel/sched_autogroup_enabled``), the scheduler first shares the
 CPU between sessions, each an autogroup, and only then between the processes of one session by their
@@ -10,7 +14,19 @@ nice 10 (``/proc/self/autogroup``), and a server the background part starts with
 
 from __future__ import annotations
 
+import fcntl
+import time
 from pathlib import Path
+
+
+def background_ended(lock_path: str) -> float:
+    """Waits until nobody holds the lock at ``lock_path`` (the background part has ended); returns the
+    seconds waited."""
+    started = time.monotonic()
+    with open(lock_path, "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        fcntl.flock(lock, fcntl.LOCK_UN)
+    return time.monotonic() - started
 
 
 def autogroup_nice(pid: int | str = "self") -> int | None:
