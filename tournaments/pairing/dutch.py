@@ -36,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from tournaments.pairing._blossom import max_weight_matching
+from tournaments.pairing._blossom import WarmState, max_weight_matching
 from tournaments.pairing.trf import BLACK, WHITE, PointSystem, TrfRound, TrfTournament
 from tournaments.pairing.types import PairingError
 
@@ -134,6 +134,10 @@ class _Matcher:
     make it plain (``set_halves``, which checks every edge of it). The matching is computed on
     the players who are not plain, and the plain ones are paired afterwards by a simple search;
     ``_reduced`` says why that is exact.
+
+    Each matching starts from the last one on the same graph (``warm_reduced``, ``warm_whole``:
+    ``_blossom.WarmState``): only the players whose edges changed since are unmatched, and the
+    blossom method re-pairs them, instead of solving the whole graph again.
     """
 
     def __init__(self, n: int):
@@ -145,6 +149,8 @@ class _Matcher:
         self.computed = False
         self.half: list[int] | None = None
         self.plain = [False] * n
+        self.warm_reduced = WarmState()  # the last solutions, where the next matchings start
+        self.warm_whole = WarmState()
 
     def set(self, a: int, b: int, weight: int) -> None:
         key = (a, b) if a < b else (b, a)
@@ -207,7 +213,7 @@ class _Matcher:
             w = self.w
             graph = {a: {b: w[a][b] for b in active if w[a][b] > 0} for a in active}
             mate = list(range(self.n))
-            for a, b in max_weight_matching(graph).items():
+            for a, b in max_weight_matching(graph, self.warm_whole).items():
                 mate[a] = b
         for a, b in self.fixed.items():
             mate[a] = b
@@ -257,16 +263,16 @@ class _Matcher:
         if len(active) & 1:
             sink, pendant = -1, -2
             spare = min(reversed(lower), key=half.__getitem__)  # the lightest, the lowest placed
-            top = max(half[v] for v in active) + 1
+            top = max(half) + 1
             graph[sink] = {a: top - half[a] for a in upper}
             for a in upper:
                 graph[a][sink] = top - half[a]
             graph[sink][pendant] = top - half[spare]
             graph[pendant] = {sink: top - half[spare]}
-            found = max_weight_matching(graph)
+            found = max_weight_matching(graph, self.warm_reduced)
             bye = spare if found[sink] == pendant else found[sink]
         else:
-            found = max_weight_matching(graph) if upper else {}
+            found = max_weight_matching(graph, self.warm_reduced) if upper else {}
         single = [a for a in upper if a not in found and a != bye]
         paired = self._complete(single, [v for v in lower if v != bye])
         if paired is None:
