@@ -106,6 +106,10 @@ def _warm_start(W, state):  # noqa: C901, N803
     """
     old = state.graph
     gone = {v for v in old if v not in W}
+    for v in gone:  # the rows of the old graph without them, to compare with the new ones
+        for k in old[v]:
+            if k not in gone:
+                del old[k][v]
     dirty = [v for v in W if v not in old]
     changed = []  # the edges that changed (or appeared, or went) between old vertices
     for v, row in W.items():
@@ -116,7 +120,7 @@ def _warm_start(W, state):  # noqa: C901, N803
             if k > v and k in old and before.get(k) != x:
                 changed.append((v, k))
         for k in before:
-            if k > v and k not in row and k not in gone:
+            if k > v and k not in row:
                 changed.append((v, k))
     if changed:  # the vertices to unmatch: a cover of those edges, by the ends that hold most of them
         ends = Counter(v for edge in changed for v in edge)
@@ -186,8 +190,8 @@ def max_weight_matching(W: dict[int, dict[int, int]], state: WarmState | None = 
     With ``state``, the solve starts from the solution ``state`` holds (of the graph it was last
     given) and leaves its own there: when only a few vertices' edges changed since, only those
     few are unmatched and the rest of the solution is kept (``_warm_start``), and the method
-    needs a few stages instead of one per pair. ``W`` must not be changed afterwards (the next
-    call compares its graph with it).
+    needs a few stages instead of one per pair. ``W`` then belongs to ``state``: the next call
+    compares its graph with it (and takes the vertices that left out of it).
 
     Because a kept solution has single vertices whose duals differ (networkx's method keeps them
     all equal), three steps are added to it: only singles whose dual is positive grow trees (a
