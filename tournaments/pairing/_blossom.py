@@ -122,15 +122,14 @@ def _warm_start(W, state):  # noqa: C901, N803
         for k in before:
             if k > v and k not in row:
                 changed.append((v, k))
+    ends = Counter(v for edge in changed for v in edge)
     if changed:  # the vertices to unmatch: a cover of those edges, by the ends that hold most of them
-        ends = Counter(v for edge in changed for v in edge)
         cover = set(dirty)
         for a, b in changed:
             if a not in cover and b not in cover:
                 cover.add(a if ends[a] >= ends[b] else b)
         dirty = sorted(cover)
-    if 2 * (len(dirty) + len(gone)) > len(W):
-        return False
+    many = 2 * (len(dirty) + len(gone)) > len(W)
     mate, dualvar = state.mate, state.dualvar
     blossomdual, blossomparent = state.blossomdual, state.blossomparent
     blossombase, inblossom = state.blossombase, state.inblossom
@@ -153,27 +152,58 @@ def _warm_start(W, state):  # noqa: C901, N803
         del blossomparent[b]
         del blossombase[b]
 
-    for v in (*gone, *dirty):
-        if v not in inblossom:
-            continue
-        while inblossom[v] != v:
-            dissolve(inblossom[v])
-        if v in mate:
-            del mate[mate.pop(v)]
-    for v in gone:
-        del dualvar[v], inblossom[v], blossomparent[v], blossombase[v]
     scale = state.scale
-    for v in dirty:
-        if v not in inblossom:
-            inblossom[v] = blossombase[v] = v
-            blossomparent[v] = None
-            dualvar[v] = 0
-    for v in dirty:
-        need = 0
-        for w, x in W[v].items():
-            if w != v and scale * x - dualvar[w] > need:
-                need = scale * x - dualvar[w]
-        dualvar[v] = need
+    if many:
+        # Most of the graph changed: every blossom dissolved, the duals kept (each changed
+        # edge made feasible by raising one end), the matched edges still tight kept.
+        for v in old:
+            while inblossom[v] != v:
+                dissolve(inblossom[v])
+        for v in gone:
+            if v in mate:
+                del mate[mate.pop(v)]
+            del dualvar[v], inblossom[v], blossomparent[v], blossombase[v]
+        for v in W:
+            if v not in inblossom:
+                inblossom[v] = blossombase[v] = v
+                blossomparent[v] = None
+                dualvar[v] = 0
+        for a, b in changed:
+            lack = scale * W[a].get(b, 0) - dualvar[a] - dualvar[b]
+            if lack > 0:
+                dualvar[a if ends[a] >= ends[b] else b] += lack
+        for v in dirty:
+            if v not in old:
+                need = 0
+                for w, x in W[v].items():
+                    if w != v and scale * x - dualvar[w] > need:
+                        need = scale * x - dualvar[w]
+                dualvar[v] = need
+        for v in list(mate):
+            w = mate.get(v)
+            if w is not None and (w not in W[v] or dualvar[v] + dualvar[w] != scale * W[v][w]):
+                del mate[v], mate[w]
+    else:
+        for v in (*gone, *dirty):
+            if v not in inblossom:
+                continue
+            while inblossom[v] != v:
+                dissolve(inblossom[v])
+            if v in mate:
+                del mate[mate.pop(v)]
+        for v in gone:
+            del dualvar[v], inblossom[v], blossomparent[v], blossombase[v]
+        for v in dirty:
+            if v not in inblossom:
+                inblossom[v] = blossombase[v] = v
+                blossomparent[v] = None
+                dualvar[v] = 0
+        for v in dirty:
+            need = 0
+            for w, x in W[v].items():
+                if w != v and scale * x - dualvar[w] > need:
+                    need = scale * x - dualvar[w]
+            dualvar[v] = need
     while scale > 2 and not any(d & 1 for d in dualvar.values()) and not any(z & 1 for z in blossomdual.values()):
         for v in dualvar:
             dualvar[v] >>= 1
@@ -250,12 +280,6 @@ def max_weight_matching(W: dict[int, dict[int, int]], state: WarmState | None = 
         blossombase, inblossom = state.blossombase, state.inblossom
     else:
         scale = 2
-        # Find the maximum edge weight.
-        maxweight = 0
-        for i, row in W.items():
-            for j, wt in row.items():
-                if i != j and wt > maxweight:
-                    maxweight = wt
 
         # mate[v]: the partner of the matched vertex v (single vertices are not keys).
         mate = {}
@@ -270,31 +294,31 @@ def max_weight_matching(W: dict[int, dict[int, int]], state: WarmState | None = 
         blossombase = dict(zip(gnodes, gnodes))
 
         # dualvar[v] = scale * u(v) where u(v) is the v's variable in the dual
-        # optimization problem (integers throughout). Initially, u(v) = maxweight / 2.
-        dualvar = dict(zip(gnodes, repeat(maxweight)))
+        # optimization problem (integers throughout). Initially, u(v) is half the heaviest of v's
+        # edges (networkx's: half the heaviest of all).
+        dualvar = {v: max((x for w, x in row.items() if w != v), default=0) for v, row in W.items()}
 
         # blossomdual[b] = scale * z(b) / 2, z(b) being b's variable in the dual problem.
         blossomdual = {}
 
-    if not warm:
-        # A greedy start: each vertex's dual lowered until one of its edges is tight, and
-        # matched along it when the other end is single.
-        for v in gnodes:
-            if v in mate:
-                continue
-            row = W[v]
-            dv = dualvar[v] = max((x for w, x in row.items() if w != v), default=0)
-            least = dv
-            for w, x in row.items():
-                if w != v and dv + dualvar[w] - 2 * x < least:
-                    least = dv + dualvar[w] - 2 * x
-            dv -= least
-            dualvar[v] = dv
-            for w, x in row.items():
-                if w != v and w not in mate and dv + dualvar[w] == 2 * x:
-                    mate[v] = w
-                    mate[w] = v
-                    break
+    # A greedy start: each single vertex's dual lowered until one of its edges is tight, and
+    # matched along it when the other end is single.
+    for v in gnodes:
+        dv = dualvar[v]
+        if not dv or v in mate or inblossom[v] != v:
+            continue
+        row = W[v]
+        least = dv
+        for w, x in row.items():
+            if w != v and dv + dualvar[w] - scale * x < least:
+                least = dv + dualvar[w] - scale * x
+        dv -= least
+        dualvar[v] = dv
+        for w, x in row.items():
+            if w != v and w not in mate and dv + dualvar[w] == scale * x:
+                mate[v] = w
+                mate[w] = v
+                break
 
     # Queue of newly discovered S-vertices.
     queue = []
@@ -416,40 +440,44 @@ def max_weight_matching(W: dict[int, dict[int, int]], state: WarmState | None = 
                 # part of an S-blossom; add it to the queue.
                 queue.append(v)
             inblossom[v] = b
-        # Compute b.mybestedges.
+        # Compute b.mybestedges (and each one's slack, computed once).
         bestedgeto = {}
+        bestslackto = {}
         for bv in path:
-            if isinstance(bv, Blossom):
-                if bv.mybestedges is not None:
-                    # Walk this subblossom's least-slack edges.
-                    nblist = bv.mybestedges
-                    # The sub-blossom won't need this data again.
-                    bv.mybestedges = None
-                else:
-                    # This subblossom does not have a list of least-slack
-                    # edges; get the information from the vertices.
-                    nblist = [(v, w) for v in bv.leaves() for w in W[v] if v != w]
+            if isinstance(bv, Blossom) and bv.mybestedges is not None:
+                # Walk this subblossom's least-slack edges.
+                nblist = bv.mybestedges
+                # The sub-blossom won't need this data again.
+                bv.mybestedges = None
+                for k in nblist:
+                    (i, j) = k
+                    if inblossom[j] == b:
+                        i, j = j, i
+                    bj = inblossom[j]
+                    if bj != b and label.get(bj) == 1:
+                        kslack = slack(i, j)
+                        if bj not in bestslackto or kslack < bestslackto[bj]:
+                            bestedgeto[bj] = k
+                            bestslackto[bj] = kslack
             else:
-                nblist = [(bv, w) for w in W[bv] if bv != w]
-            for k in nblist:
-                (i, j) = k
-                if inblossom[j] == b:
-                    i, j = j, i
-                bj = inblossom[j]
-                if (
-                    bj != b
-                    and label.get(bj) == 1
-                    and ((bj not in bestedgeto) or slack(i, j) < slack(*bestedgeto[bj]))
-                ):
-                    bestedgeto[bj] = k
+                # This subblossom does not have a list of least-slack
+                # edges; get the information from the vertices.
+                for v in bv.leaves() if isinstance(bv, Blossom) else (bv,):
+                    dv = dualvar[v]
+                    for w, x in W[v].items():
+                        bw = inblossom[w]
+                        if bw != b and w != v and label.get(bw) == 1:
+                            kslack = dv + dualvar[w] - scale * x
+                            if bw not in bestslackto or kslack < bestslackto[bw]:
+                                bestedgeto[bw] = (v, w)
+                                bestslackto[bw] = kslack
             # Forget about least-slack edge of the subblossom.
             bestedge[bv] = None
         b.mybestedges = list(bestedgeto.values())
         # Select bestedge[b].
         mybestedge = None
-        bestedge[b] = None
-        for k in b.mybestedges:
-            kslack = slack(*k)
+        for bj, k in bestedgeto.items():
+            kslack = bestslackto[bj]
             if mybestedge is None or kslack < mybestslack:
                 mybestedge = k
                 mybestslack = kslack
@@ -750,8 +778,9 @@ def max_weight_matching(W: dict[int, dict[int, int]], state: WarmState | None = 
                 v = queue.pop()
                 assert label[inblossom[v]] == 1
 
-                # Scan its neighbors:
-                for w in W[v]:
+                # Scan its neighbors (v's dual does not change meanwhile):
+                dv = dualvar[v]
+                for w, x in W[v].items():
                     if w == v:
                         continue  # ignore self-loops
                     # w is a neighbor to v
@@ -761,7 +790,7 @@ def max_weight_matching(W: dict[int, dict[int, int]], state: WarmState | None = 
                         # this edge is internal to a blossom; ignore it
                         continue
                     if (v, w) not in allowedge:
-                        kslack = slack(v, w)
+                        kslack = dv + dualvar[w] - scale * x
                         if kslack <= 0:
                             # edge k has zero slack => it is allowable
                             allowedge[(v, w)] = allowedge[(w, v)] = True
