@@ -91,7 +91,7 @@ class WarmState:
         self.scale = 2
 
 
-def _warm_start(W, state):  # noqa: C901, N803
+def _warm_start(W, state, changed=None):  # noqa: C901, N803
     """Prepares ``state`` (a solution of ``state.graph``) as the start of a solve of ``W``; returns
     False (nothing changed) when too much of the graph changed for it to pay.
 
@@ -104,24 +104,27 @@ def _warm_start(W, state):  # noqa: C901, N803
     primal-dual method, which only needs a feasible dual solution, a matching of tight edges and
     blossoms whose edges are tight.
     """
-    old = state.graph
+    old = state.dualvar  # the vertices of the last graph
     gone = {v for v in old if v not in W}
-    for v in gone:  # the rows of the old graph without them, to compare with the new ones
-        for k in old[v]:
-            if k not in gone:
-                del old[k][v]
     dirty = [v for v in W if v not in old]
-    changed = []  # the edges that changed (or appeared, or went) between old vertices
-    for v, row in W.items():
-        before = old.get(v)
-        if before is None or row == before:
-            continue
-        for k, x in row.items():
-            if k > v and k in old and before.get(k) != x:
-                changed.append((v, k))
-        for k in before:
-            if k > v and k not in row:
-                changed.append((v, k))
+    new = set(dirty)
+    if changed is None:
+        before_rows = state.graph
+        for v in gone:  # the rows of the old graph without them, to compare with the new ones
+            for k in before_rows[v]:
+                if k not in gone:
+                    del before_rows[k][v]
+        changed = []  # the edges that changed (or appeared, or went) between old vertices
+        for v, row in W.items():
+            before = before_rows.get(v)
+            if before is None or row == before:
+                continue
+            for k, x in row.items():
+                if k > v and k in old and before.get(k) != x:
+                    changed.append((v, k))
+            for k in before:
+                if k > v and k not in row:
+                    changed.append((v, k))
     ends = Counter(v for edge in changed for v in edge)
     if changed:  # the vertices to unmatch: a cover of those edges, by the ends that hold most of them
         cover = set(dirty)
@@ -156,7 +159,7 @@ def _warm_start(W, state):  # noqa: C901, N803
     if many:
         # Most of the graph changed: every blossom dissolved, the duals kept (each changed
         # edge made feasible by raising one end), the matched edges still tight kept.
-        for v in old:
+        for v in list(old):
             while inblossom[v] != v:
                 dissolve(inblossom[v])
         for v in gone:
@@ -173,7 +176,7 @@ def _warm_start(W, state):  # noqa: C901, N803
             if lack > 0:
                 dualvar[a if ends[a] >= ends[b] else b] += lack
         for v in dirty:
-            if v not in old:
+            if v in new:
                 need = 0
                 for w, x in W[v].items():
                     if w != v and scale * x - dualvar[w] > need:
@@ -214,14 +217,22 @@ def _warm_start(W, state):  # noqa: C901, N803
     return True
 
 
-def max_weight_matching(W: dict[int, dict[int, int]], state: WarmState | None = None) -> dict[int, int]:  # noqa: C901, N803
+def max_weight_matching(  # noqa: C901
+    W: dict[int, dict[int, int]],  # noqa: N803
+    changed: list[tuple[int, int]] | None = None,
+    *,
+    state: WarmState | None = None,
+) -> dict[int, int]:
     """Returns the maximum-weight matching of ``W`` as a dict vertex -> mate.
 
     With ``state``, the solve starts from the solution ``state`` holds (of the graph it was last
     given) and leaves its own there: when only a few vertices' edges changed since, only those
     few are unmatched and the rest of the solution is kept (``_warm_start``), and the method
     needs a few stages instead of one per pair. ``W`` then belongs to ``state``: the next call
-    compares its graph with it (and takes the vertices that left out of it).
+    compares its graph with it (and takes the vertices that left out of it). Unless it is told
+    what changed: ``changed``, the edges between vertices of both graphs whose weight changed
+    (or that appeared or went) since the last call; then ``W`` may be the last graph itself,
+    updated in place.
 
     Because a kept solution has single vertices whose duals differ (networkx's method keeps them
     all equal), three steps are added to it: only singles whose dual is positive grow trees (a
@@ -272,7 +283,7 @@ def max_weight_matching(W: dict[int, dict[int, int]], state: WarmState | None = 
     # otherwise the edge may or may not have zero slack.
     allowedge = {}
 
-    warm = state is not None and state.graph is not None and _warm_start(W, state)
+    warm = state is not None and state.graph is not None and _warm_start(W, state, changed)
     if warm:
         scale = state.scale
         mate, dualvar = state.mate, state.dualvar
