@@ -284,8 +284,9 @@ class _Matcher:
         """Returns the graph ``_reduced`` solves (``spare``: the plain player the sink's pendant
         stands for, None for no sink) and the edges that changed since the last one (None: any).
 
-        The last graph is updated in place from the edges set since (``pending``), unless the
-        halves changed: then it is built again. The matching compares nothing then, it is told.
+        The last graph is updated in place from the edges set since (``pending``) and the
+        matching is told what changed; unless the halves changed: then the graph is built again,
+        and the matching compares it with the last one itself.
         """
         w, half = self.w, self.half
         sink, pendant = _SINK, _PENDANT
