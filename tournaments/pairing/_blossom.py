@@ -92,17 +92,20 @@ class WarmState:
 
 
 def _warm_start(W, state, changed=None):  # noqa: C901, N803
-    """Prepares ``state`` (a solution of ``state.graph``) as the start of a solve of ``W``; returns
-    False (nothing changed) when too much of the graph changed for it to pay.
+    """Makes ``state`` (a solution of ``state.graph``) the start of a solve of ``W``; returns True.
 
-    The edges of a vertex that changed (or that is new) no longer say anything about the old
-    solution: every blossom that holds such a vertex (or one that left) is dissolved, its dual
+    ``changed``: the edges that changed between vertices of both graphs (None: found by
+    comparing the graphs). The changed edges are covered by some of their ends (those that hold
+    most of them); the edges of such a vertex (or of a new one) no longer say anything about the
+    old solution: every blossom that holds it (or a vertex that left) is dissolved, its dual
     spread over its vertices (each edge inside it keeps its slack, an edge leaving it gains some,
     so the dual solution stays feasible; its base's matched edge, no longer tight, is undone),
     the vertex is unmatched and its dual set to the least that makes each of its edges feasible.
     The rest of the matching, the duals and the blossoms are kept: a valid start for the
     primal-dual method, which only needs a feasible dual solution, a matching of tight edges and
-    blossoms whose edges are tight.
+    blossoms whose edges are tight. When those vertices are more than half the graph, every
+    blossom is dissolved instead, each changed edge made feasible by raising the dual of one end,
+    and only the matched edges that are no longer tight undone.
     """
     old = state.dualvar  # the vertices of the last graph
     gone = {v for v in old if v not in W}
