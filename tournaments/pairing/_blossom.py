@@ -5,7 +5,10 @@ time looking weights up through its graph views. This is the same algorithm (Edm
 primal-dual, O(n^3); Joris van Rantwijk's method, as networkx 3.6.1 writes it) reading the
 weights from ``W[v][w]`` (a dict of dicts of integers, symmetric; a missing key: no edge), and
 without the final optimality check. Only integer weights are used here, so the arithmetic is
-exact.
+exact. And it can start from the solution of the graph it solved last (``WarmState``): the
+pairing's matchings differ from one another in a few vertices' edges, so each is solved in a few
+stages from the one before instead of one stage per pair (``_warm_start``; what it adds to the
+method: ``max_weight_matching``'s docstring).
 
 Copied from networkx (networkx/algorithms/matching.py), under its licence:
 
@@ -36,11 +39,214 @@ Copied from networkx (networkx/algorithms/matching.py), under its licence:
 
 from __future__ import annotations
 
+from collections import Counter
 from itertools import repeat
 
 
-def max_weight_matching(W: dict[int, dict[int, int]], maxcardinality: bool = False) -> dict[int, int]:  # noqa: C901, N803
-    """Returns the maximum-weight matching of ``W`` as a dict vertex -> mate."""
+class NoNode:
+    """Dummy value which is different from any node."""
+
+class Blossom:
+    """Representation of a non-trivial blossom or sub-blossom."""
+
+    __slots__ = ["childs", "edges", "mybestedges"]
+
+    # b.childs is an ordered list of b's sub-blossoms, starting with
+    # the base and going round the blossom.
+
+    # b.edges is the list of b's connecting edges, such that
+    # b.edges[i] = (v, w) where v is a vertex in b.childs[i]
+    # and w is a vertex in b.childs[wrap(i+1)].
+
+    # If b is a top-level S-blossom,
+    # b.mybestedges is a list of least-slack edges to neighboring
+    # S-blossoms, or None if no such list has been computed yet.
+    # This is used for efficient computation of delta3.
+
+    # Generate the blossom's leaf vertices.
+    def leaves(self):
+        stack = [*self.childs]
+        while stack:
+            t = stack.pop()
+            if isinstance(t, Blossom):
+                stack.extend(t.childs)
+            else:
+                yield t
+
+
+
+class WarmState:
+    """What a matching leaves for the next one on a graph that changed a little (see
+    ``max_weight_matching``): the graph it solved, the matching, the dual solution and the blossoms.
+
+    ``scale``: the dual variables are in units of 1 / ``scale`` (2 at first, as networkx's: the
+    slack of an edge is ``dualvar[v] + dualvar[w] - scale * W[v][w]``; doubled whenever a dual
+    would become a half-integer, halved again when they are all even).
+    """
+
+    __slots__ = ("graph", "scale", "mate", "dualvar", "blossomdual", "blossomparent", "blossombase", "inblossom")
+
+    def __init__(self) -> None:
+        self.graph: dict | None = None
+        self.scale = 2
+
+
+def _warm_start(W, state, changed=None):  # noqa: C901, N803
+    """Makes ``state`` (a solution of ``state.graph``) the start of a solve of ``W``; returns True.
+
+    ``changed``: the edges that changed between vertices of both graphs (None: found by
+    comparing the graphs). The changed edges are covered by some of their ends (those that hold
+    most of them); the edges of such a vertex (or of a new one) no longer say anything about the
+    old solution: every blossom that holds it (or a vertex that left) is dissolved, its dual
+    spread over its vertices (each edge inside it keeps its slack, an edge leaving it gains some,
+    so the dual solution stays feasible; its base's matched edge, no longer tight, is undone),
+    the vertex is unmatched and its dual set to the least that makes each of its edges feasible.
+    The rest of the matching, the duals and the blossoms are kept: a valid start for the
+    primal-dual method, which only needs a feasible dual solution, a matching of tight edges and
+    blossoms whose edges are tight. When those vertices are more than half the graph, every
+    blossom is dissolved instead, each changed edge made feasible by raising the dual of one end,
+    and only the matched edges that are no longer tight undone.
+    """
+    old = state.dualvar  # the vertices of the last graph
+    gone = {v for v in old if v not in W}
+    dirty = [v for v in W if v not in old]
+    new = set(dirty)
+    if changed is None:
+        before_rows = state.graph
+        for v in gone:  # the rows of the old graph without them, to compare with the new ones
+            for k in before_rows[v]:
+                if k not in gone:
+                    del before_rows[k][v]
+        changed = []  # the edges that changed (or appeared, or went) between old vertices
+        for v, row in W.items():
+            before = before_rows.get(v)
+            if before is None or row == before:
+                continue
+            for k, x in row.items():
+                if k > v and k in old and before.get(k) != x:
+                    changed.append((v, k))
+            for k in before:
+                if k > v and k not in row:
+                    changed.append((v, k))
+    ends = Counter(v for edge in changed for v in edge)
+    if changed:  # the vertices to unmatch: a cover of those edges, by the ends that hold most of them
+        cover = set(dirty)
+        for a, b in changed:
+            if a not in cover and b not in cover:
+                cover.add(a if ends[a] >= ends[b] else b)
+        dirty = sorted(cover)
+    many = 2 * (len(dirty) + len(gone)) > len(W)
+    mate, dualvar = state.mate, state.dualvar
+    blossomdual, blossomparent = state.blossomdual, state.blossomparent
+    blossombase, inblossom = state.blossombase, state.inblossom
+
+    def dissolve(b):
+        z = blossomdual.pop(b)
+        if z:
+            for u in b.leaves():
+                dualvar[u] += z
+            base = blossombase[b]
+            if base in mate:
+                del mate[mate.pop(base)]
+        for c in b.childs:
+            blossomparent[c] = None
+            if isinstance(c, Blossom):
+                for u in c.leaves():
+                    inblossom[u] = c
+            else:
+                inblossom[c] = c
+        del blossomparent[b]
+        del blossombase[b]
+
+    scale = state.scale
+    if many:
+        # Most of the graph changed: every blossom dissolved, the duals kept (each changed
+        # edge made feasible by raising one end), the matched edges still tight kept.
+        for v in list(old):
+            while inblossom[v] != v:
+                dissolve(inblossom[v])
+        for v in gone:
+            if v in mate:
+                del mate[mate.pop(v)]
+            del dualvar[v], inblossom[v], blossomparent[v], blossombase[v]
+        for v in W:
+            if v not in inblossom:
+                inblossom[v] = blossombase[v] = v
+                blossomparent[v] = None
+                dualvar[v] = 0
+        for a, b in changed:
+            lack = scale * W[a].get(b, 0) - dualvar[a] - dualvar[b]
+            if lack > 0:
+                dualvar[a if ends[a] >= ends[b] else b] += lack
+        for v in dirty:
+            if v in new:
+                need = 0
+                for w, x in W[v].items():
+                    if w != v and scale * x - dualvar[w] > need:
+                        need = scale * x - dualvar[w]
+                dualvar[v] = need
+        for v in list(mate):
+            w = mate.get(v)
+            if w is not None and (w not in W[v] or dualvar[v] + dualvar[w] != scale * W[v][w]):
+                del mate[v], mate[w]
+    else:
+        for v in (*gone, *dirty):
+            if v not in inblossom:
+                continue
+            while inblossom[v] != v:
+                dissolve(inblossom[v])
+            if v in mate:
+                del mate[mate.pop(v)]
+        for v in gone:
+            del dualvar[v], inblossom[v], blossomparent[v], blossombase[v]
+        for v in dirty:
+            if v not in inblossom:
+                inblossom[v] = blossombase[v] = v
+                blossomparent[v] = None
+                dualvar[v] = 0
+        for v in dirty:
+            need = 0
+            for w, x in W[v].items():
+                if w != v and scale * x - dualvar[w] > need:
+                    need = scale * x - dualvar[w]
+            dualvar[v] = need
+    while scale > 2 and not any(d & 1 for d in dualvar.values()) and not any(z & 1 for z in blossomdual.values()):
+        for v in dualvar:
+            dualvar[v] >>= 1
+        for b in blossomdual:
+            blossomdual[b] >>= 1
+        scale >>= 1
+    state.scale = scale
+    return True
+
+
+def max_weight_matching(  # noqa: C901
+    W: dict[int, dict[int, int]],  # noqa: N803
+    changed: list[tuple[int, int]] | None = None,
+    *,
+    state: WarmState | None = None,
+) -> dict[int, int]:
+    """Returns the maximum-weight matching of ``W`` as a dict vertex -> mate.
+
+    With ``state``, the solve starts from the solution ``state`` holds (of the graph it was last
+    given) and leaves its own there: when only a few vertices' edges changed since, only those
+    few are unmatched and the rest of the solution is kept (``_warm_start``), and the method
+    needs a few stages instead of one per pair. ``W`` then belongs to ``state``: the next call
+    compares its graph with it (and takes the vertices that left out of it). Unless it is told
+    what changed: ``changed``, the edges between vertices of both graphs whose weight changed
+    (or that appeared or went) since the last call; then ``W`` may be the last graph itself,
+    updated in place.
+
+    Because a kept solution has single vertices whose duals differ (networkx's method keeps them
+    all equal), three steps are added to it: only singles whose dual is positive grow trees (a
+    single with dual 0 is already where an optimum may leave it); a tight edge from a tree to
+    such a single is an augmenting path; and when the dual of a tree's vertex reaches 0 before
+    the root's (delta1), the path from the root to it is flipped, leaving that vertex single.
+    And the duals are doubled (with the weights' factor) when one would become a half-integer.
+    Started from nothing, each vertex's dual is the heaviest of its edges, lowered until one of
+    them is tight, and matched along it if the other end is still single (a greedy start: fewer
+    stages than networkx's, where every dual starts equal and every vertex single).
+    """
     #
     # The algorithm is taken from "Efficient Algorithms for Finding Maximum
     # Matching in Graphs" by Zvi Galil, ACM Computing Surveys, 1986.
@@ -55,122 +261,85 @@ def max_weight_matching(W: dict[int, dict[int, int]], maxcardinality: bool = Fal
     # by Galil. You will probably need the paper to make sense of this code.
     #
 
-    class NoNode:
-        """Dummy value which is different from any node."""
-
-    class Blossom:
-        """Representation of a non-trivial blossom or sub-blossom."""
-
-        __slots__ = ["childs", "edges", "mybestedges"]
-
-        # b.childs is an ordered list of b's sub-blossoms, starting with
-        # the base and going round the blossom.
-
-        # b.edges is the list of b's connecting edges, such that
-        # b.edges[i] = (v, w) where v is a vertex in b.childs[i]
-        # and w is a vertex in b.childs[wrap(i+1)].
-
-        # If b is a top-level S-blossom,
-        # b.mybestedges is a list of least-slack edges to neighboring
-        # S-blossoms, or None if no such list has been computed yet.
-        # This is used for efficient computation of delta3.
-
-        # Generate the blossom's leaf vertices.
-        def leaves(self):
-            stack = [*self.childs]
-            while stack:
-                t = stack.pop()
-                if isinstance(t, Blossom):
-                    stack.extend(t.childs)
-                else:
-                    yield t
-
     # Get a list of vertices.
     gnodes = list(W)
     if not gnodes:
+        if state is not None:
+            state.graph = None
         return {}  # don't bother with empty graphs
 
-    # Find the maximum edge weight.
-    maxweight = 0
-    allinteger = True
-    for i, row in W.items():
-        for j, wt in row.items():
-            if i != j and wt > maxweight:
-                maxweight = wt
-            allinteger = allinteger and isinstance(wt, int)
-
-    # If v is a matched vertex, mate[v] is its partner vertex.
-    # If v is a single vertex, v does not occur as a key in mate.
-    # Initially all vertices are single; updated during augmentation.
-    mate = {}
-
-    # If b is a top-level blossom,
-    # label.get(b) is None if b is unlabeled (free),
-    #                 1 if b is an S-blossom,
-    #                 2 if b is a T-blossom.
-    # The label of a vertex is found by looking at the label of its top-level
-    # containing blossom.
+    # label.get(b): None if b is unlabeled (free), 1 if b is an S-blossom, 2 if a T-blossom.
     # If v is a vertex inside a T-blossom, label[v] is 2 iff v is reachable
     # from an S-vertex outside the blossom.
-    # Labels are assigned during a stage and reset after each augmentation.
     label = {}
 
-    # If b is a labeled top-level blossom,
     # labeledge[b] = (v, w) is the edge through which b obtained its label
     # such that w is a vertex in b, or None if b's base vertex is single.
-    # If w is a vertex inside a T-blossom and label[w] == 2,
-    # labeledge[w] = (v, w) is an edge through which w is reachable from
-    # outside the blossom.
     labeledge = {}
 
-    # If v is a vertex, inblossom[v] is the top-level blossom to which v
-    # belongs.
-    # If v is a top-level vertex, inblossom[v] == v since v is itself
-    # a (trivial) top-level blossom.
-    # Initially all vertices are top-level trivial blossoms.
-    inblossom = dict(zip(gnodes, gnodes))
-
-    # If b is a sub-blossom,
-    # blossomparent[b] is its immediate parent (sub-)blossom.
-    # If b is a top-level blossom, blossomparent[b] is None.
-    blossomparent = dict(zip(gnodes, repeat(None)))
-
-    # If b is a (sub-)blossom,
-    # blossombase[b] is its base VERTEX (i.e. recursive sub-blossom).
-    blossombase = dict(zip(gnodes, gnodes))
-
-    # If w is a free vertex (or an unreached vertex inside a T-blossom),
-    # bestedge[w] = (v, w) is the least-slack edge from an S-vertex,
-    # or None if there is no such edge.
-    # If b is a (possibly trivial) top-level S-blossom,
-    # bestedge[b] = (v, w) is the least-slack edge to a different S-blossom
-    # (v inside b), or None if there is no such edge.
-    # This is used for efficient computation of delta2 and delta3.
+    # bestedge[w] = (v, w): the least-slack edge from an S-vertex to the free vertex w;
+    # bestedge[b]: the least-slack edge from the top-level S-blossom b to a different S-blossom.
     bestedge = {}
-
-    # If v is a vertex,
-    # dualvar[v] = 2 * u(v) where u(v) is the v's variable in the dual
-    # optimization problem (if all edge weights are integers, multiplication
-    # by two ensures that all values remain integers throughout the algorithm).
-    # Initially, u(v) = maxweight / 2.
-    dualvar = dict(zip(gnodes, repeat(maxweight)))
-
-    # If b is a non-trivial blossom,
-    # blossomdual[b] = z(b) where z(b) is b's variable in the dual
-    # optimization problem.
-    blossomdual = {}
 
     # If (v, w) in allowedge or (w, v) in allowedg, then the edge
     # (v, w) is known to have zero slack in the optimization problem;
     # otherwise the edge may or may not have zero slack.
     allowedge = {}
 
+    warm = state is not None and state.graph is not None and _warm_start(W, state, changed)
+    if warm:
+        scale = state.scale
+        mate, dualvar = state.mate, state.dualvar
+        blossomdual, blossomparent = state.blossomdual, state.blossomparent
+        blossombase, inblossom = state.blossombase, state.inblossom
+    else:
+        scale = 2
+
+        # mate[v]: the partner of the matched vertex v (single vertices are not keys).
+        mate = {}
+
+        # inblossom[v]: the top-level blossom to which the vertex v belongs (v itself if none).
+        inblossom = dict(zip(gnodes, gnodes))
+
+        # blossomparent[b]: the immediate parent (sub-)blossom of b, None for a top-level one.
+        blossomparent = dict(zip(gnodes, repeat(None)))
+
+        # blossombase[b]: the base VERTEX of the (sub-)blossom b.
+        blossombase = dict(zip(gnodes, gnodes))
+
+        # dualvar[v] = scale * u(v) where u(v) is the v's variable in the dual
+        # optimization problem (integers throughout). Initially, u(v) is half the heaviest of v's
+        # edges (networkx's: half the heaviest of all).
+        dualvar = {v: max((x for w, x in row.items() if w != v), default=0) for v, row in W.items()}
+
+        # blossomdual[b] = scale * z(b) / 2, z(b) being b's variable in the dual problem.
+        blossomdual = {}
+
+    # A greedy start: each single vertex's dual lowered until one of its edges is tight, and
+    # matched along it when the other end is single.
+    for v in gnodes:
+        dv = dualvar[v]
+        if not dv or v in mate or inblossom[v] != v:
+            continue
+        row = W[v]
+        least = dv
+        for w, x in row.items():
+            if w != v and dv + dualvar[w] - scale * x < least:
+                least = dv + dualvar[w] - scale * x
+        dv -= least
+        dualvar[v] = dv
+        for w, x in row.items():
+            if w != v and w not in mate and dv + dualvar[w] == scale * x:
+                mate[v] = w
+                mate[w] = v
+                break
+
     # Queue of newly discovered S-vertices.
     queue = []
 
-    # Return 2 * slack of edge (v, w) (does not work inside blossoms).
+    # Return 2 * slack of edge (v, w) (does not work inside blossoms), times scale / 2.
     def slack(v, w):
-        return dualvar[v] + dualvar[w] - 2 * W[v][w]
+        return dualvar[v] + dualvar[w] - scale * W[v][w]
 
     # Assign label t to the top-level blossom containing vertex w,
     # coming through an edge from vertex v.
@@ -285,40 +454,44 @@ def max_weight_matching(W: dict[int, dict[int, int]], maxcardinality: bool = Fal
                 # part of an S-blossom; add it to the queue.
                 queue.append(v)
             inblossom[v] = b
-        # Compute b.mybestedges.
+        # Compute b.mybestedges (and each one's slack, computed once).
         bestedgeto = {}
+        bestslackto = {}
         for bv in path:
-            if isinstance(bv, Blossom):
-                if bv.mybestedges is not None:
-                    # Walk this subblossom's least-slack edges.
-                    nblist = bv.mybestedges
-                    # The sub-blossom won't need this data again.
-                    bv.mybestedges = None
-                else:
-                    # This subblossom does not have a list of least-slack
-                    # edges; get the information from the vertices.
-                    nblist = [(v, w) for v in bv.leaves() for w in W[v] if v != w]
+            if isinstance(bv, Blossom) and bv.mybestedges is not None:
+                # Walk this subblossom's least-slack edges.
+                nblist = bv.mybestedges
+                # The sub-blossom won't need this data again.
+                bv.mybestedges = None
+                for k in nblist:
+                    (i, j) = k
+                    if inblossom[j] == b:
+                        i, j = j, i
+                    bj = inblossom[j]
+                    if bj != b and label.get(bj) == 1:
+                        kslack = slack(i, j)
+                        if bj not in bestslackto or kslack < bestslackto[bj]:
+                            bestedgeto[bj] = k
+                            bestslackto[bj] = kslack
             else:
-                nblist = [(bv, w) for w in W[bv] if bv != w]
-            for k in nblist:
-                (i, j) = k
-                if inblossom[j] == b:
-                    i, j = j, i
-                bj = inblossom[j]
-                if (
-                    bj != b
-                    and label.get(bj) == 1
-                    and ((bj not in bestedgeto) or slack(i, j) < slack(*bestedgeto[bj]))
-                ):
-                    bestedgeto[bj] = k
+                # This subblossom does not have a list of least-slack
+                # edges; get the information from the vertices.
+                for v in bv.leaves() if isinstance(bv, Blossom) else (bv,):
+                    dv = dualvar[v]
+                    for w, x in W[v].items():
+                        bw = inblossom[w]
+                        if bw != b and w != v and label.get(bw) == 1:
+                            kslack = dv + dualvar[w] - scale * x
+                            if bw not in bestslackto or kslack < bestslackto[bw]:
+                                bestedgeto[bw] = (v, w)
+                                bestslackto[bw] = kslack
             # Forget about least-slack edge of the subblossom.
             bestedge[bv] = None
         b.mybestedges = list(bestedgeto.values())
         # Select bestedge[b].
         mybestedge = None
-        bestedge[b] = None
-        for k in b.mybestedges:
-            kslack = slack(*k)
+        for bj, k in bestedgeto.items():
+            kslack = bestslackto[bj]
             if mybestedge is None or kslack < mybestslack:
                 mybestedge = k
                 mybestslack = kslack
@@ -508,6 +681,12 @@ def max_weight_matching(W: dict[int, dict[int, int]], maxcardinality: bool = Fal
     # single vertices. The augmenting path runs through S-vertices v and w.
     def augmentMatching(v, w):
         for s, j in ((v, w), (w, v)):
+            if label.get(inblossom[s]) is None:
+                # s: a single vertex of dual 0 (or a blossom whose base is one), not a root.
+                if isinstance(inblossom[s], Blossom):
+                    augmentBlossom(inblossom[s], s)
+                mate[s] = j
+                continue
             # Match vertex s to vertex j. Then trace back from s
             # until we find a single vertex, swapping matched and unmatched
             # edges as we go.
@@ -538,8 +717,36 @@ def max_weight_matching(W: dict[int, dict[int, int]], maxcardinality: bool = Fal
                 # Update mate[j]
                 mate[j] = s
 
-    # Verify that the optimum solution has been reached.
-    # Main loop: continue until no further improvement is possible.
+    # Return the top-level blossom at the root of the tree of the S-vertex s.
+    def rootOf(s):
+        while 1:
+            bs = inblossom[s]
+            if labeledge[bs] is None:
+                return bs
+            s = labeledge[inblossom[labeledge[bs][0]]][0]
+
+    # Swap matched/unmatched edges over the alternating path from the S-vertex x
+    # to its tree's root: the root is matched, x is left single.
+    def flipToRoot(x):
+        s, j = x, None
+        while 1:
+            bs = inblossom[s]
+            if isinstance(bs, Blossom):
+                augmentBlossom(bs, s)
+            if j is None:
+                mate.pop(s, None)
+            else:
+                mate[s] = j
+            if labeledge[bs] is None:
+                break
+            t = labeledge[bs][0]
+            bt = inblossom[t]
+            s, j = labeledge[bt]
+            if isinstance(bt, Blossom):
+                augmentBlossom(bt, j)
+            mate[j] = s
+
+    # Main loop: continue until every single vertex has dual 0.
     while 1:
         # Each iteration of this loop is a "stage".
         # A stage finds an augmenting path and uses that to improve
@@ -561,10 +768,12 @@ def max_weight_matching(W: dict[int, dict[int, int]], maxcardinality: bool = Fal
         # Make queue empty.
         queue[:] = []
 
-        # Label single blossoms/vertices with S and put them in the queue.
+        # Label single blossoms/vertices whose dual is positive with S and put them in the queue.
         for v in gnodes:
-            if (v not in mate) and label.get(inblossom[v]) is None:
+            if (v not in mate) and dualvar[v] > 0 and label.get(inblossom[v]) is None:
                 assignLabel(v, 1, None)
+        if not queue:
+            break
 
         # Loop until we succeed in augmenting the matching.
         augmented = 0
@@ -583,8 +792,9 @@ def max_weight_matching(W: dict[int, dict[int, int]], maxcardinality: bool = Fal
                 v = queue.pop()
                 assert label[inblossom[v]] == 1
 
-                # Scan its neighbors:
-                for w in W[v]:
+                # Scan its neighbors (v's dual does not change meanwhile):
+                dv = dualvar[v]
+                for w, x in W[v].items():
                     if w == v:
                         continue  # ignore self-loops
                     # w is a neighbor to v
@@ -594,12 +804,17 @@ def max_weight_matching(W: dict[int, dict[int, int]], maxcardinality: bool = Fal
                         # this edge is internal to a blossom; ignore it
                         continue
                     if (v, w) not in allowedge:
-                        kslack = slack(v, w)
+                        kslack = dv + dualvar[w] - scale * x
                         if kslack <= 0:
                             # edge k has zero slack => it is allowable
                             allowedge[(v, w)] = allowedge[(w, v)] = True
                     if (v, w) in allowedge:
                         if label.get(bw) is None:
+                            if blossombase[bw] not in mate:
+                                # w's blossom has a single base of dual 0: augment.
+                                augmentMatching(v, w)
+                                augmented = 1
+                                break
                             # (C1) w is a free vertex;
                             # label w with T and label its mate with S (R12).
                             assignLabel(w, 2, v)
@@ -648,17 +863,16 @@ def max_weight_matching(W: dict[int, dict[int, int]], maxcardinality: bool = Fal
             deltatype = -1
             delta = deltaedge = deltablossom = None
 
-            # Compute delta1: the minimum value of any vertex dual.
-            if not maxcardinality:
-                deltatype = 1
-                delta = min(dualvar.values())
+            # Compute delta1: the minimum dual of an S-vertex.
+            deltatype = 1
+            delta = min(dualvar[v] for v in gnodes if label.get(inblossom[v]) == 1)
 
             # Compute delta2: the minimum slack on any edge between
             # an S-vertex and a free vertex.
             for v in W:
                 if label.get(inblossom[v]) is None and bestedge.get(v) is not None:
                     d = slack(*bestedge[v])
-                    if deltatype == -1 or d < delta:
+                    if d < delta:
                         delta = d
                         deltatype = 2
                         deltaedge = bestedge[v]
@@ -668,34 +882,35 @@ def max_weight_matching(W: dict[int, dict[int, int]], maxcardinality: bool = Fal
             for b in blossomparent:
                 if blossomparent[b] is None and label.get(b) == 1 and bestedge.get(b) is not None:
                     kslack = slack(*bestedge[b])
-                    if allinteger:
-                        assert (kslack % 2) == 0
-                        d = kslack // 2
-                    else:
-                        d = kslack / 2.0
-                    if deltatype == -1 or d < delta:
+                    if kslack & 1:
+                        # Roots of unequal parity (a warm start): double the duals and the weights.
+                        break
+                    d = kslack // 2
+                    if d < delta:
                         delta = d
                         deltatype = 3
                         deltaedge = bestedge[b]
+
+            else:
+                kslack = 0
+            if kslack & 1:
+                scale *= 2
+                for v in dualvar:
+                    dualvar[v] *= 2
+                for b in blossomdual:
+                    blossomdual[b] *= 2
+                continue
 
             # Compute delta4: minimum z variable of any T-blossom.
             for b in blossomdual:
                 if (
                     blossomparent[b] is None
                     and label.get(b) == 2
-                    and (deltatype == -1 or blossomdual[b] < delta)
+                    and blossomdual[b] < delta
                 ):
                     delta = blossomdual[b]
                     deltatype = 4
                     deltablossom = b
-
-            if deltatype == -1:
-                # No further improvement possible; max-cardinality optimum
-                # reached. Do a final delta update to make the optimum
-                # verifiable.
-                assert maxcardinality
-                deltatype = 1
-                delta = max(0, min(dualvar.values()))
 
             # Update dual variables according to delta.
             for v in gnodes:
@@ -716,7 +931,17 @@ def max_weight_matching(W: dict[int, dict[int, int]], maxcardinality: bool = Fal
 
             # Take action at the point where minimum delta occurred.
             if deltatype == 1:
-                # No further improvement possible; optimum reached.
+                # Some S-vertices' duals reached 0. A root among them may stay single; in
+                # another tree one of them is left single instead of its root.
+                done = set()
+                for v in gnodes:
+                    if dualvar[v] == 0 and label.get(inblossom[v]) == 1:
+                        root = rootOf(v)
+                        if root not in done:
+                            done.add(root)
+                            if dualvar[blossombase[root]]:
+                                flipToRoot(v)
+                augmented = 1
                 break
             elif deltatype == 2:
                 # Use the least-slack edge to continue the search.
@@ -740,10 +965,6 @@ def max_weight_matching(W: dict[int, dict[int, int]], maxcardinality: bool = Fal
         for v in mate:
             assert mate[mate[v]] == v
 
-        # Stop when no more augmenting path can be found.
-        if not augmented:
-            break
-
         # End of a stage; expand all S-blossoms which have zero dual.
         for b in list(blossomdual.keys()):
             if b not in blossomdual:
@@ -751,6 +972,9 @@ def max_weight_matching(W: dict[int, dict[int, int]], maxcardinality: bool = Fal
             if blossomparent[b] is None and label.get(b) == 1 and blossomdual[b] == 0:
                 expandBlossom(b, True)
 
-    # Verify that we reached the optimum solution (only for integer weights).
-
-    return mate
+    if state is None:
+        return mate
+    state.graph, state.scale, state.mate, state.dualvar = W, scale, mate, dualvar
+    state.blossomdual, state.blossomparent = blossomdual, blossomparent
+    state.blossombase, state.inblossom = blossombase, inblossom
+    return dict(mate)

@@ -36,11 +36,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from tournaments.pairing._blossom import max_weight_matching
+from tournaments.pairing._blossom import WarmState, max_weight_matching
 from tournaments.pairing.trf import BLACK, WHITE, PointSystem, TrfRound, TrfTournament
 from tournaments.pairing.types import PairingError
 
 FLOAT_DOWN, FLOAT_UP, FLOAT_NONE = 0, 1, 2
+_SINK, _PENDANT = -1, -2  # the extra vertices of ``_Matcher._reduced``'s graph
 
 
 def _invert(colour: str | None) -> str | None:
@@ -134,6 +135,12 @@ class _Matcher:
     make it plain (``set_halves``, which checks every edge of it). The matching is computed on
     the players who are not plain, and the plain ones are paired afterwards by a simple search;
     ``_reduced`` says why that is exact.
+
+    Each matching starts from the last one on the same graph (``warm_reduced``, ``warm_whole``:
+    ``_blossom.WarmState``): only the players whose edges changed since are unmatched, and the
+    blossom method re-pairs them, instead of solving the whole graph again. The reduced graph
+    itself is kept and updated from the edges set since (``pending``), and the matching is
+    told which of its edges changed (``_reduced_graph``).
     """
 
     def __init__(self, n: int):
@@ -145,11 +152,17 @@ class _Matcher:
         self.computed = False
         self.half: list[int] | None = None
         self.plain = [False] * n
+        self.warm_reduced = WarmState()  # the last solutions, where the next matchings start
+        self.warm_whole = WarmState()
+        self.reduced_graph: dict[int, dict[int, int]] | None = None  # the last one solved
+        self.pending: set[tuple[int, int]] | None = None  # edges set since (None: the halves changed)
 
     def set(self, a: int, b: int, weight: int) -> None:
         key = (a, b) if a < b else (b, a)
         if key not in self.changed:
             self.changed[key] = self.w[a][b]
+        if self.pending is not None and self.w[a][b] != weight:
+            self.pending.add(key)
         self.w[a][b] = weight
         self.w[b][a] = weight
         if weight and self.half is not None and weight != self.half[a] + self.half[b]:
@@ -162,12 +175,14 @@ class _Matcher:
             for b in range(a):
                 self.set(a, b, half[a] + half[b] if compatible[a][b] else 0)
         self.plain = [True] * self.n
+        self.pending = None
 
     def set_halves(self, half: list[int], group: list[int]) -> None:
         """Takes new halves; the players of ``group`` whose every edge weighs 0 or the sum of
         its two halves (each is checked) become plain, every other player is not."""
         self.half = half
         self.plain = [False] * self.n
+        self.pending = None
         w = self.w
         active = [v for v in range(self.n) if v not in self.fixed]
         for a in group:
@@ -207,7 +222,7 @@ class _Matcher:
             w = self.w
             graph = {a: {b: w[a][b] for b in active if w[a][b] > 0} for a in active}
             mate = list(range(self.n))
-            for a, b in max_weight_matching(graph).items():
+            for a, b in max_weight_matching(graph, state=self.warm_whole).items():
                 mate[a] = b
         for a, b in self.fixed.items():
             mate[a] = b
@@ -238,35 +253,19 @@ class _Matcher:
         plain players' edges weigh 0, the sink's to a plain player at most its pendant edge) and
         every edge used is tight. If they cannot, None: the caller computes the whole matching.
         """
-        w, half = self.w, self.half
+        half = self.half
         lower = [v for v in active if self.plain[v]]
         if not lower:
             return None
         upper = [v for v in active if not self.plain[v]]
-        graph: dict[int, dict[int, int]] = {a: {} for a in upper}
-        for i, a in enumerate(upper):
-            row, to_a, half_a = w[a], graph[a], half[a]
-            for b in upper[:i]:
-                e = row[b]
-                if e:
-                    e -= half_a + half[b]
-                    if e > 0:
-                        to_a[b] = e
-                        graph[b][a] = e
         bye = None
         if len(active) & 1:
-            sink, pendant = -1, -2
+            sink, pendant = _SINK, _PENDANT
             spare = min(reversed(lower), key=half.__getitem__)  # the lightest, the lowest placed
-            top = max(half[v] for v in active) + 1
-            graph[sink] = {a: top - half[a] for a in upper}
-            for a in upper:
-                graph[a][sink] = top - half[a]
-            graph[sink][pendant] = top - half[spare]
-            graph[pendant] = {sink: top - half[spare]}
-            found = max_weight_matching(graph)
+            found = max_weight_matching(*self._reduced_graph(upper, spare), state=self.warm_reduced)
             bye = spare if found[sink] == pendant else found[sink]
         else:
-            found = max_weight_matching(graph) if upper else {}
+            found = max_weight_matching(*self._reduced_graph(upper, None), state=self.warm_reduced) if upper else {}
         single = [a for a in upper if a not in found and a != bye]
         paired = self._complete(single, [v for v in lower if v != bye])
         if paired is None:
@@ -278,6 +277,87 @@ class _Matcher:
         for a, b in paired.items():
             mate[a] = b
         return mate
+
+    def _reduced_graph(
+        self, upper: list[int], spare: int | None
+    ) -> tuple[dict[int, dict[int, int]], list[tuple[int, int]] | None]:
+        """Returns the graph ``_reduced`` solves (``spare``: the plain player the sink's pendant
+        stands for, None for no sink) and the edges that changed since the last one (None: any).
+
+        The last graph is updated in place from the edges set since (``pending``) and the
+        matching is told what changed; unless the halves changed: then the graph is built again,
+        and the matching compares it with the last one itself.
+        """
+        w, half = self.w, self.half
+        sink, pendant = _SINK, _PENDANT
+        top = max(half) + 1
+        graph = self.reduced_graph
+        if graph is None or self.pending is None:
+            graph = {a: {} for a in upper}
+            for i, a in enumerate(upper):
+                row, to_a, half_a = w[a], graph[a], half[a]
+                for b in upper[:i]:
+                    e = row[b]
+                    if e:
+                        e -= half_a + half[b]
+                        if e > 0:
+                            to_a[b] = e
+                            graph[b][a] = e
+            if spare is not None:
+                graph[sink] = {a: top - half[a] for a in upper}
+                for a in upper:
+                    graph[a][sink] = top - half[a]
+                graph[sink][pendant] = top - half[spare]
+                graph[pendant] = {sink: top - half[spare]}
+            self.reduced_graph, self.pending = graph, set()
+            return graph, None
+        members = set(upper)
+        for v in [v for v in graph if v >= 0 and v not in members]:  # fixed, or plain again
+            for k in graph.pop(v):
+                del graph[k][v]
+        added = [a for a in upper if a not in graph]
+        for a in added:
+            graph[a] = {}
+        for a in added:
+            row, to_a, half_a = w[a], graph[a], half[a]
+            for b in upper:
+                e = row[b] if b != a else 0
+                if e:
+                    e -= half_a + half[b]
+                    if e > 0:
+                        to_a[b] = e
+                        graph[b][a] = e
+        changed = []
+        for a, b in self.pending:
+            if a in members and b in members and a not in added and b not in added:
+                e = w[a][b]
+                if e:
+                    e -= half[a] + half[b]
+                weight = e if e > 0 else None
+                if graph[a].get(b) != weight:
+                    if weight is None:
+                        del graph[a][b], graph[b][a]
+                    else:
+                        graph[a][b] = graph[b][a] = weight
+                    changed.append((a, b))
+        self.pending.clear()
+        if spare is None:
+            for v in (sink, pendant):
+                for k in graph.pop(v, ()):
+                    del graph[k][v]
+        elif sink not in graph:
+            graph[sink] = {a: top - half[a] for a in upper}
+            for a in upper:
+                graph[a][sink] = top - half[a]
+            graph[sink][pendant] = top - half[spare]
+            graph[pendant] = {sink: top - half[spare]}
+        else:
+            for a in added:
+                graph[sink][a] = graph[a][sink] = top - half[a]
+            if graph[sink][pendant] != top - half[spare]:
+                graph[sink][pendant] = graph[pendant][sink] = top - half[spare]
+                changed.append((pendant, sink))
+        return graph, changed
 
     def _complete(self, single: list[int], lower: list[int]) -> dict[int, int] | None:
         """Pairs all of ``single`` (with plain players only) and ``lower``, or returns None.

@@ -6,11 +6,11 @@ file after round k-1 (keeping the byes already known for round k: requested half
 absences), pairs round k and expects the file's pairs and colours. The first round's colour
 is the file's (the reference drew it at random; a TRF gives it as ``XXC white1/black1``).
 
-Speed: a round of 60 players takes a few hundredths of a second to a few tenths (each matching
-is solved on the bracket and the next score group only, see ``_Matcher._reduced``), so the
-default run replays the 249 smallest files (8-54 players, 1,984 rounds, about 30 s of CPU);
-``DUTCH_REPLAY=all`` replays all 340 files (2,685 rounds, about 3 min of CPU),
-``DUTCH_REPLAY=N`` the N smallest.
+Speed: a round of 60 players takes a few hundredths of a second (each matching is solved on the
+bracket and the next score group only, see ``_Matcher._reduced``, and starts from the last
+one's solution, see ``_blossom.WarmState``), so the default run replays the 249 smallest files
+(8-54 players, 1,984 rounds, about 15 s of CPU); ``DUTCH_REPLAY=all`` replays all 340 files (2,685 rounds, about
+45 s of CPU since the warm start, 2.5 min before it), ``DUTCH_REPLAY=N`` the N smallest.
 
 The floor: every round is identical to the reference's (measured 2026-11-27 on all 2,685
 rounds of the 340 files; see docs/pairing.md), so the floor is

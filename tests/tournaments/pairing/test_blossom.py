@@ -1,0 +1,105 @@
+"""The matching the Dutch pairing uses (``tournaments.pairing._blossom``), warm-started or not,
+against networkx's ``max_weight_matching``: the same total weight on random graphs that change a
+little between solves, as the pairing's graphs do (a few vertices' edges reweighted, edges
+dropped, vertices leaving and coming), the solver comparing the graphs itself or told what changed."""
+
+from __future__ import annotations
+
+import random
+
+import networkx as nx
+import pytest
+
+from tournaments.pairing._blossom import WarmState, max_weight_matching
+
+
+def _graph(vertices: list[int], edges: dict[tuple[int, int], int]) -> dict[int, dict[int, int]]:
+    graph: dict[int, dict[int, int]] = {v: {} for v in vertices}
+    for (a, b), x in edges.items():
+        if a in graph and b in graph:
+            graph[a][b] = graph[b][a] = x
+    return graph
+
+
+def _networkx_weight(graph: dict[int, dict[int, int]]) -> int:
+    g = nx.Graph()
+    g.add_nodes_from(graph)
+    g.add_weighted_edges_from((a, b, x) for a, row in graph.items() for b, x in row.items() if a < b)
+    return sum(graph[a][b] for a, b in nx.max_weight_matching(g))
+
+
+def _weight(graph: dict[int, dict[int, int]], mate: dict[int, int]) -> int:
+    for a, b in mate.items():
+        assert mate[b] == a and b in graph[a]
+    return sum(graph[a][b] for a, b in mate.items() if a < b)
+
+
+def _update(kept: dict[int, dict[int, int]], graph: dict[int, dict[int, int]]) -> list[tuple[int, int]]:
+    """Makes ``kept`` the same graph as ``graph`` in place; returns the edges that changed
+    between vertices of both."""
+    for v in [v for v in kept if v not in graph]:
+        for k in kept.pop(v):
+            del kept[k][v]
+    both = set(kept)
+    for v in graph:
+        kept.setdefault(v, {})
+    changed = []
+    for v, row in graph.items():
+        for k in set(row) | set(kept[v]):
+            if k > v and row.get(k) != kept[v].get(k):
+                if v in both and k in both:
+                    changed.append((v, k))
+                if k in row:
+                    kept[v][k] = kept[k][v] = row[k]
+                else:
+                    del kept[v][k], kept[k][v]
+    return changed
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_warm_started_matchings_are_maximum(seed):
+    rng = random.Random(seed)
+    n = rng.randint(2, 24)
+    density = rng.random()
+    top = rng.choice([10, 1000, 1 << 60])  # 10: many ties
+    vertices = list(range(n))
+    edges = {(a, b): rng.randint(1, top) for a in vertices for b in vertices if a < b and rng.random() < density}
+    state, told = WarmState(), WarmState()  # told: given the changed edges, its graph updated in place
+    kept: dict[int, dict[int, int]] | None = None
+    new = n
+    for _ in range(25):
+        graph = _graph(vertices, edges)
+        best = _networkx_weight(graph)
+        assert _weight(graph, max_weight_matching(graph, state=state)) == best
+        assert _weight(graph, max_weight_matching(graph)) == best
+        if kept is None:
+            kept = _graph(vertices, edges)
+            assert _weight(graph, max_weight_matching(kept, state=told)) == best
+        else:
+            changed = _update(kept, graph)
+            assert _weight(graph, max_weight_matching(kept, changed, state=told)) == best
+        change = rng.random()
+        for _ in range(rng.randint(1, 3)):
+            if change < 0.6:  # one vertex's edges reweighted (some dropped)
+                v = rng.choice(vertices)
+                for u in vertices:
+                    if u != v and rng.random() < 0.5:
+                        key = (min(u, v), max(u, v))
+                        if rng.random() < 0.2:
+                            edges.pop(key, None)
+                        else:
+                            edges[key] = rng.randint(1, top)
+            elif change < 0.8 and len(vertices) > 1:  # a vertex leaves
+                vertices.remove(rng.choice(vertices))
+            else:  # a vertex comes
+                vertices.append(new)
+                for u in vertices[:-1]:
+                    if rng.random() < density:
+                        edges[(u, new)] = rng.randint(1, top)
+                new += 1
+
+
+def test_an_empty_graph_has_an_empty_matching():
+    state = WarmState()
+    assert max_weight_matching({}, state=state) == {}
+    assert max_weight_matching({0: {1: 5}, 1: {0: 5}}, state=state) == {0: 1, 1: 0}
