@@ -8,9 +8,9 @@ is the file's (the reference drew it at random; a TRF gives it as ``XXC white1/b
 
 Speed: a round of 60 players takes a few hundredths of a second (each matching is solved on the
 bracket and the next score group only, see ``_Matcher._reduced``, and starts from the last
-one's solution, see ``_blossom.WarmState``), so the default run replays the 249 smallest files
-(8-54 players, 1,984 rounds, about 15 s of CPU); ``DUTCH_REPLAY=all`` replays all 340 files (2,685 rounds, about
-45 s of CPU since the warm start, 2.5 min before it), ``DUTCH_REPLAY=N`` the N smallest.
+one's solution, see ``_blossom.WarmState``), so every run replays all 340 files (2,685 rounds, about
+45 s of CPU since the warm start; 2.5 min before it, when the default was the 249 smallest);
+``DUTCH_REPLAY=N`` replays the N smallest only, for a quicker loop.
 
 The floor: every round is identical to the reference's (measured 2026-11-27 on all 2,685
 rounds of the 340 files; see docs/pairing.md), so the floor is
@@ -45,7 +45,6 @@ from tournaments.pairing.dutch_cli import main
 from tournaments.pairing.trf import TrfRound, parse_trf, read_trf, write_trf
 
 DATA = Path(__file__).parent / "data" / "dutch"
-DEFAULT_SLICE = 249  # the 249 smallest files (8-54 players, 1,984 rounds): about 30 s of CPU
 
 KNOWN_DIFFERENT: dict[str, set[int]] = {}
 
@@ -54,7 +53,7 @@ def _files() -> list[Path]:
     """Returns the files to replay, smallest (fewest players) first."""
     sized = sorted((p.read_bytes().count(b"\r001 "), p.name) for p in DATA.glob("*.trf"))
     wanted = os.environ.get("DUTCH_REPLAY", "")
-    count = len(sized) if wanted == "all" else int(wanted) if wanted.isdigit() else DEFAULT_SLICE
+    count = int(wanted) if wanted.isdigit() else len(sized)  # "all", or nothing: every file
     return [DATA / name for _, name in sized[:count]]
 
 
