@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import re
 from datetime import timedelta
-from email import message_from_bytes
-from pathlib import Path
 
 import pytest
 from django.core import mail
@@ -21,6 +19,7 @@ from notifications.models import Notification
 from notifications.tasks import fixture_reminder_notify, fixture_reminders_sweep
 from players.models import Player
 from tests.leagues.conftest import build_league, captain_of, sheet
+from tests.support.mail_files import messages_in
 
 pytestmark = pytest.mark.django_db
 
@@ -92,7 +91,7 @@ def test_the_reminder_is_written_to_files_by_the_demo_backend(match, settings, t
     world, fixture = match
     services.fixture_date_set(acting_user=world.secretary, fixture=fixture, on=timezone.localdate() + timedelta(days=2))
     fixture_reminders_sweep()
-    messages = [message_from_bytes(p.read_bytes()) for p in sorted(Path(settings.EMAIL_FILE_PATH).iterdir())]
+    messages = messages_in(settings.EMAIL_FILE_PATH)
     assert sorted(m["To"] for m in messages) == ["captain0@example.org", "captain1@example.org"]  # no sheet yet
     assert all(f"{fixture.home.name} v {fixture.away.name}" in m["Subject"] for m in messages)
 

@@ -36,3 +36,17 @@ def test_production_takes_the_smtp_server_from_the_environment(tmp_path):
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["django.core.mail.backends.smtp.EmailBackend", "smtp.example.org", "465",
                                      "club", "False", "True", "club@example.org", "https://draughts.example.org"]
+
+
+def test_every_message_of_a_mail_file_is_read_when_one_file_holds_several(tmp_path):
+    from django.core.mail import EmailMessage
+    from django.core.mail.backends.filebased import EmailBackend
+
+    from tests.support.mail_files import messages_in
+
+    backend = EmailBackend(file_path=str(tmp_path))  # one connection, one file: both messages appended to it
+    backend.send_messages([EmailMessage("Round 2", "Board 1", "td@example.org", ["captain0@example.org"]),
+                           EmailMessage("Round 2", "Board 2", "td@example.org", ["captain1@example.org"])])
+    assert len(list(tmp_path.glob("*.log"))) == 1
+    assert [(m["To"], m.get_payload().strip()) for m in messages_in(tmp_path)] == [
+        ("captain0@example.org", "Board 1"), ("captain1@example.org", "Board 2")]

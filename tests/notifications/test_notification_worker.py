@@ -4,13 +4,13 @@ that drops the connection, and each player gets his message once."""
 from __future__ import annotations
 
 import time
-from email import message_from_bytes
 
 import pytest
 
 from notifications.models import Notification
 from tests.conftest import worker_env
 from tests.support.celery_worker import WorkerProcess
+from tests.support.mail_files import messages_in
 from tests.tournaments.test_services import make_players, running_tournament
 from tournaments import services
 from tournaments.models import Match
@@ -53,8 +53,7 @@ def test_the_worker_retries_a_dropped_connection_and_sends_each_player_his_board
     assert sum(r.attempts for r in rows) == 4  # two sends dropped, then each message once
     assert (flaky_mail_worker / "attempts").read_text() == "4"
     time.sleep(1)  # nothing more comes: no retry of a row already sent
-    files = sorted(flaky_mail_worker.glob("*.log"))
-    messages = [message_from_bytes(path.read_bytes()) for path in files]
+    messages = messages_in(flaky_mail_worker)
     assert sorted(m["To"] for m in messages) == ["player0@example.org", "player1@example.org"]
     match = Match.objects.get(round=round_)
     for message in messages:

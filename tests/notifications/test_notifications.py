@@ -9,8 +9,6 @@ from __future__ import annotations
 import re
 import smtplib
 from datetime import UTC, datetime
-from email import message_from_bytes
-from pathlib import Path
 
 import pytest
 from django.core import mail
@@ -22,6 +20,7 @@ from notifications import services as notify
 from notifications.models import Notification, Unsubscription
 from notifications.tasks import log_row_notify
 from players.models import Player
+from tests.support.mail_files import messages_in
 from tests.tournaments.test_services import make_players, running_tournament
 from tournaments import services
 from tournaments.models import Match, TournamentLog
@@ -102,7 +101,7 @@ def test_the_message_files_under_the_demo_settings_are_read_back(director, field
     settings.EMAIL_FILE_PATH = str(tmp_path / "mail")
     tournament = running_tournament(director, field)
     round_ = publish_round(director, tournament, django_capture_on_commit_callbacks)
-    messages = [message_from_bytes(path.read_bytes()) for path in sorted(Path(settings.EMAIL_FILE_PATH).iterdir())]
+    messages = messages_in(settings.EMAIL_FILE_PATH)
     assert sorted(m["To"] for m in messages) == [f"player{n}@example.org" for n in range(3)]
     for message in messages:
         player = Player.objects.get(user__email=message["To"])
