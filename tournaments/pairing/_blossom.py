@@ -159,6 +159,19 @@ def _warm_start(W, state, changed=None):  # noqa: C901, N803
         del blossombase[b]
 
     scale = state.scale
+
+    def single(v: int) -> None:  # a vertex of its own: its own blossom, dual 0 until set
+        inblossom[v] = blossombase[v] = v
+        blossomparent[v] = None
+        dualvar[v] = 0
+
+    def least_feasible_dual(v: int) -> int:  # the least dual that makes every edge of v feasible
+        need = 0
+        for w, x in W[v].items():
+            if w != v and scale * x - dualvar[w] > need:
+                need = scale * x - dualvar[w]
+        return need
+
     if many:
         # Most of the graph changed: every blossom dissolved, the duals kept (each changed
         # edge made feasible by raising one end), the matched edges still tight kept.
@@ -171,20 +184,14 @@ def _warm_start(W, state, changed=None):  # noqa: C901, N803
             del dualvar[v], inblossom[v], blossomparent[v], blossombase[v]
         for v in W:
             if v not in inblossom:
-                inblossom[v] = blossombase[v] = v
-                blossomparent[v] = None
-                dualvar[v] = 0
+                single(v)
         for a, b in changed:
             lack = scale * W[a].get(b, 0) - dualvar[a] - dualvar[b]
             if lack > 0:
                 dualvar[a if ends[a] >= ends[b] else b] += lack
         for v in dirty:
             if v in new:
-                need = 0
-                for w, x in W[v].items():
-                    if w != v and scale * x - dualvar[w] > need:
-                        need = scale * x - dualvar[w]
-                dualvar[v] = need
+                dualvar[v] = least_feasible_dual(v)
         for v in list(mate):
             w = mate.get(v)
             if w is not None and (w not in W[v] or dualvar[v] + dualvar[w] != scale * W[v][w]):
@@ -201,15 +208,9 @@ def _warm_start(W, state, changed=None):  # noqa: C901, N803
             del dualvar[v], inblossom[v], blossomparent[v], blossombase[v]
         for v in dirty:
             if v not in inblossom:
-                inblossom[v] = blossombase[v] = v
-                blossomparent[v] = None
-                dualvar[v] = 0
+                single(v)
         for v in dirty:
-            need = 0
-            for w, x in W[v].items():
-                if w != v and scale * x - dualvar[w] > need:
-                    need = scale * x - dualvar[w]
-            dualvar[v] = need
+            dualvar[v] = least_feasible_dual(v)
     while scale > 2 and not any(d & 1 for d in dualvar.values()) and not any(z & 1 for z in blossomdual.values()):
         for v in dualvar:
             dualvar[v] >>= 1

@@ -119,6 +119,17 @@ def _bye_eligible(p: DutchPlayer, system: PointSystem) -> bool:
     return not any(not r.played and (r.points(system) >= system.win or r.is_pairing_bye) for r in p.rounds)
 
 
+def _attach_sink(graph: dict[int, dict[int, int]], upper: list[int], half: dict[int, int], top: int,
+                 spare: int) -> None:
+    """Gives ``_Matcher._reduced``'s graph its sink (an edge to every player of it, which takes the bye of an
+    odd count) and, through the pendant, its edge to ``spare``: the plain player with the least half."""
+    graph[_SINK] = {a: top - half[a] for a in upper}
+    for a in upper:
+        graph[a][_SINK] = top - half[a]
+    graph[_SINK][_PENDANT] = top - half[spare]
+    graph[_PENDANT] = {_SINK: top - half[spare]}
+
+
 class _Matcher:
     """A complete graph with integer weights (0: no edge) and its maximum-weight matching.
 
@@ -304,11 +315,7 @@ class _Matcher:
                             to_a[b] = e
                             graph[b][a] = e
             if spare is not None:
-                graph[sink] = {a: top - half[a] for a in upper}
-                for a in upper:
-                    graph[a][sink] = top - half[a]
-                graph[sink][pendant] = top - half[spare]
-                graph[pendant] = {sink: top - half[spare]}
+                _attach_sink(graph, upper, half, top, spare)
             self.reduced_graph, self.pending = graph, set()
             return graph, None
         members = set(upper)
@@ -346,11 +353,7 @@ class _Matcher:
                 for k in graph.pop(v, ()):
                     del graph[k][v]
         elif sink not in graph:
-            graph[sink] = {a: top - half[a] for a in upper}
-            for a in upper:
-                graph[a][sink] = top - half[a]
-            graph[sink][pendant] = top - half[spare]
-            graph[pendant] = {sink: top - half[spare]}
+            _attach_sink(graph, upper, half, top, spare)
         else:
             for a in added:
                 graph[sink][a] = graph[a][sink] = top - half[a]
