@@ -14,7 +14,9 @@ nice 10 (``/proc/self/autogroup``), and a server the background part starts with
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
+import re
 import time
 from pathlib import Path
 
@@ -30,12 +32,14 @@ def background_ended(lock_path: str) -> float:
 
 
 def autogroup_nice(pid: int | str = "self") -> int | None:
-    """The nice value of the process's autogroup, or None where the kernel has no autogroups."""
+    """The nice value of the process's autogroup, or None where the kernel has no autogroups or shows
+    none (a sandboxed kernel may give the file and leave it empty)."""
     try:
         text = Path(f"/proc/{pid}/autogroup").read_text()  # "/autogroup-85 nice 0"
     except OSError:
         return None
-    return int(text.split()[-1])
+    found = re.search(r"\bnice\s+(-?\d+)", text)
+    return int(found.group(1)) if found else None
 
 
 def pass_on_priority(pid: int) -> None:
@@ -43,4 +47,6 @@ def pass_on_priority(pid: int) -> None:
     autogroup's nice value, when that is not 0; a kernel without autogroups needs nothing."""
     nice = autogroup_nice()
     if nice:
-        Path(f"/proc/{pid}/autogroup").write_text(str(nice))
+        # a kernel that shows autogroups but will not set them: plain nice is all there is
+        with contextlib.suppress(OSError):
+            Path(f"/proc/{pid}/autogroup").write_text(str(nice))
