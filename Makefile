@@ -11,6 +11,11 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 VAR_DIR := $(abspath $(or $(DJANGO_VAR_DIR),var))
 
+# Python writes its bytecode caches (in __pycache__, ignored by git) even where the environment says not
+# to: without them every pytest process rewrites the asserts of every test module again (collection 7 s
+# instead of 3) and every server, worker and command a test starts compiles the project's modules again.
+unexport PYTHONDONTWRITEBYTECODE
+
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/draughts
 # The base of the Redis databases of a run: xdist worker gwN takes the base's number plus N
 # (tests/support/xdist.py), so with 2 workers a run uses 13 and 14; the serial part uses the base, the
@@ -68,10 +73,11 @@ services:
 packages:
 	@bash scripts/ensure-packages.sh
 
+# The smoke subset on SQLite runs in the background part's session once the fuzzing run has ended (it
+# touches neither PostgreSQL nor Redis), beside the serial part, whose timed tests mostly wait.
 test: $(VENV)/.dev-installed services packages
 	$(VENV)/bin/lint-imports --no-cache
-	$(MAKE) --no-print-directory test-postgres
-	$(MAKE) --no-print-directory test-sqlite
+	$(MAKE) --no-print-directory test-postgres BACKGROUND_THEN=test-sqlite
 
 # The whole suite on PostgreSQL and Redis, with real workers and the browser tests, in three parts:
 # - background: the tests marked background (the fuzzing run: minutes of load, no timing) start first
@@ -84,16 +90,21 @@ test: $(VENV)/.dev-installed services packages
 # - serial: the tests that cannot share the machine (timed against real processes), in one process
 #   after the parallel part; those also marked exclusive (they restart the shared Redis) run last,
 #   once the background part has ended (it holds a lock, TEST_BACKGROUND_LOCK, while it runs).
+# - then, with BACKGROUND_THEN=target (make test: test-sqlite), that make target runs in the background
+#   part's session after it, at the same priority; its output is printed after the background part's.
 # Each part prints its 20 slowest tests. A part that selects no test (PYTEST_ARGS naming one module) is
 # not a failure; all selecting none is. An interrupted parallel part (exit 2) ends the run.
 test-postgres:
-	@db=test_draughts_$$$$; lock=$$(mktemp); log=$$(mktemp); \
+	@db=test_draughts_$$$$; lock=$$(mktemp); log=$$(mktemp); then_log=$$(mktemp); then_status=$$(mktemp); \
 	background_broker=$$($(PY) -c "from tests.support.xdist import shifted_redis_url as s; print(s('$(TEST_BROKER_URL)', max($(TEST_WORKERS), 1)))") || exit 2; \
 	echo "== the suite on PostgreSQL, in the background at nice 10: pytest -m background $(PYTEST_ARGS) (its output at the end)"; \
 	$(TEST_ENV) CELERY_BROKER_URL=$$background_broker DJANGO_TEST_DATABASE_NAME=$${db}_background \
-		setsid bash -c 'echo 10 > /proc/self/autogroup 2>/dev/null; exec flock "$$0" nice -n 10 "$$@"' $$lock \
+		THEN="$(BACKGROUND_THEN)" THEN_LOG=$$then_log THEN_STATUS=$$then_status \
+		setsid bash -c 'echo 10 > /proc/self/autogroup 2>/dev/null; flock "$$0" nice -n 10 "$$@"; status=$$?; \
+			if [ -n "$$THEN" ]; then nice -n 10 $(MAKE) --no-print-directory $$THEN > $$THEN_LOG 2>&1; \
+			echo $$? > $$THEN_STATUS; fi; exit $$status' $$lock \
 		$(PY) -m pytest -m background $(PYTEST_ARGS) > $$log 2>&1 & background=$$!; \
-	trap 'kill -- -$$background 2>/dev/null; rm -f $$lock $$log' EXIT; \
+	trap 'kill -- -$$background 2>/dev/null; rm -f $$lock $$log $$then_log $$then_status' EXIT; \
 	while flock -n $$lock true && kill -0 $$background 2>/dev/null; do sleep 0.1; done; \
 	echo "== the suite on PostgreSQL, in parallel: pytest $(XDIST) -m 'not serial and not background' $(PYTEST_ARGS)"; \
 	$(TEST_ENV) DJANGO_TEST_DATABASE_NAME=$$db $(PY) -m pytest $(XDIST) -m "not serial and not background" $(PYTEST_ARGS); parallel=$$?; \
@@ -103,7 +114,10 @@ test-postgres:
 	wait $$background; background_status=$$?; \
 	echo "== the suite on PostgreSQL, the background part (pytest -m background), which ran beside the others:"; \
 	cat $$log; \
-	scripts/pytest-status.sh $$parallel $$serial $$background_status
+	then=; if [ -n "$(BACKGROUND_THEN)" ]; then \
+		echo "== make $(BACKGROUND_THEN), which ran in the background part's session after it:"; \
+		cat $$then_log; then=$$(cat $$then_status); then=$${then:-2}; fi; \
+	scripts/pytest-status.sh $$parallel $$serial $$background_status $$then
 
 # The pure cores and the services on PostgreSQL, over both cores: what the edit-test loop needs.
 test-fast:
@@ -115,7 +129,7 @@ test-sqlite:
 	@scratch=$$(mktemp -d); trap 'rm -rf "$$scratch"' EXIT; \
 	DJANGO_VAR_DIR=$$scratch DJANGO_SECRET_KEY=tests-only-not-a-secret DJANGO_LOG_KEY=tests-only-log-key \
 	DJANGO_ALLOW_ASYNC_UNSAFE=true \
-	DATABASE_URL= CELERY_BROKER_URL= $(PY) -m pytest $(XDIST) -m smoke $(PYTEST_ARGS)
+	DATABASE_URL= CELERY_BROKER_URL= DJANGO_TEST_DATABASE_NAME= $(PY) -m pytest $(XDIST) -m smoke $(PYTEST_ARGS)
 
 # schemathesis against the real web server as every role (tests/config/test_fuzz_api.py), with
 # another seed and more examples than the suite's run: FUZZ_SEED=7 FUZZ_EXAMPLES=200 make fuzz
