@@ -287,6 +287,11 @@ def max_weight_matching(  # noqa: C901
     # otherwise the edge may or may not have zero slack.
     allowedge = {}
 
+    # bestslack[k] = (bestedge[k], its slack), written when it is set and valid while the duals
+    # do not change (cleared when they do): saves computing the slack of the best edge again
+    # at each comparison.
+    bestslack = {}
+
     warm = state is not None and state.graph is not None and _warm_start(W, state, changed)
     if warm:
         scale = state.scale
@@ -481,9 +486,10 @@ def max_weight_matching(  # noqa: C901
                     dv = dualvar[v]
                     for w, x in W[v].items():
                         bw = inblossom[w]
-                        if bw != b and w != v and label.get(bw) == 1:
+                        if bw != b and label.get(bw) == 1:  # (v is in b already: no self-loop)
                             kslack = dv + dualvar[w] - scale * x
-                            if bw not in bestslackto or kslack < bestslackto[bw]:
+                            known = bestslackto.get(bw)
+                            if known is None or kslack < known:
                                 bestedgeto[bw] = (v, w)
                                 bestslackto[bw] = kslack
             # Forget about least-slack edge of the subblossom.
@@ -759,6 +765,7 @@ def max_weight_matching(  # noqa: C901
 
         # Forget all about least-slack edges.
         bestedge.clear()
+        bestslack.clear()
         for b in blossomdual:
             b.mybestedges = None
 
@@ -793,24 +800,27 @@ def max_weight_matching(  # noqa: C901
                 v = queue.pop()
                 assert label[inblossom[v]] == 1
 
-                # Scan its neighbors (v's dual does not change meanwhile):
+                # Scan its neighbors (v's dual and blossom do not change meanwhile, but for a
+                # new blossom: bv is read again after addBlossom):
                 dv = dualvar[v]
+                bv = inblossom[v]
                 for w, x in W[v].items():
-                    if w == v:
-                        continue  # ignore self-loops
                     # w is a neighbor to v
-                    bv = inblossom[v]
                     bw = inblossom[w]
                     if bv == bw:
-                        # this edge is internal to a blossom; ignore it
+                        # this edge is internal to a blossom (or a self-loop); ignore it
                         continue
-                    if (v, w) not in allowedge:
+                    if (v, w) in allowedge:
+                        allowed = True
+                    else:
                         kslack = dv + dualvar[w] - scale * x
-                        if kslack <= 0:
+                        allowed = kslack <= 0
+                        if allowed:
                             # edge k has zero slack => it is allowable
                             allowedge[(v, w)] = allowedge[(w, v)] = True
-                    if (v, w) in allowedge:
-                        if label.get(bw) is None:
+                    lbw = label.get(bw)
+                    if allowed:
+                        if lbw is None:
                             if blossombase[bw] not in mate:
                                 # w's blossom has a single base of dual 0: augment.
                                 augmentMatching(v, w)
@@ -819,7 +829,7 @@ def max_weight_matching(  # noqa: C901
                             # (C1) w is a free vertex;
                             # label w with T and label its mate with S (R12).
                             assignLabel(w, 2, v)
-                        elif label.get(bw) == 1:
+                        elif lbw == 1:
                             # (C2) w is an S-vertex (not in the same blossom);
                             # follow back-links to discover either an
                             # augmenting path or a new blossom.
@@ -828,6 +838,7 @@ def max_weight_matching(  # noqa: C901
                                 # Found a new blossom; add it to the blossom
                                 # bookkeeping and turn it into an S-blossom.
                                 addBlossom(base, v, w)
+                                bv = inblossom[v]
                             else:
                                 # Found an augmenting path; augment the
                                 # matching and end this stage.
@@ -842,17 +853,25 @@ def max_weight_matching(  # noqa: C901
                             assert label[bw] == 2
                             label[w] = 2
                             labeledge[w] = (v, w)
-                    elif label.get(bw) == 1:
+                    elif lbw == 1:
                         # keep track of the least-slack non-allowable edge to
-                        # a different S-blossom.
-                        if bestedge.get(bv) is None or kslack < slack(*bestedge[bv]):
-                            bestedge[bv] = (v, w)
+                        # a different S-blossom (its slack kept while the duals are).
+                        best = bestedge.get(bv)
+                        if best is None or kslack < (
+                            known[1] if (known := bestslack.get(bv)) is not None and known[0] is best else slack(*best)
+                        ):
+                            bestedge[bv] = best = (v, w)
+                            bestslack[bv] = (best, kslack)
                     elif label.get(w) is None:
                         # w is a free vertex (or an unreached vertex inside
                         # a T-blossom) but we can not reach it yet;
                         # keep track of the least-slack edge that reaches w.
-                        if bestedge.get(w) is None or kslack < slack(*bestedge[w]):
-                            bestedge[w] = (v, w)
+                        best = bestedge.get(w)
+                        if best is None or kslack < (
+                            known[1] if (known := bestslack.get(w)) is not None and known[0] is best else slack(*best)
+                        ):
+                            bestedge[w] = best = (v, w)
+                            bestslack[w] = (best, kslack)
 
             if augmented:
                 break
@@ -896,6 +915,7 @@ def max_weight_matching(  # noqa: C901
                 kslack = 0
             if kslack & 1:
                 scale *= 2
+                bestslack.clear()
                 for v in dualvar:
                     dualvar[v] *= 2
                 for b in blossomdual:
@@ -914,6 +934,7 @@ def max_weight_matching(  # noqa: C901
                     deltablossom = b
 
             # Update dual variables according to delta.
+            bestslack.clear()
             for v in gnodes:
                 if label.get(inblossom[v]) == 1:
                     # S-vertex: 2*u = 2*u - 2*delta
