@@ -63,15 +63,18 @@ class Blossom:
     # S-blossoms, or None if no such list has been computed yet.
     # This is used for efficient computation of delta3.
 
-    # Generate the blossom's leaf vertices.
+    # The blossom's leaf vertices, as a list (networkx's generator's order: the solve's path
+    # depends on it).
     def leaves(self):
+        out = []
         stack = [*self.childs]
         while stack:
             t = stack.pop()
-            if isinstance(t, Blossom):
+            if t.__class__ is Blossom:
                 stack.extend(t.childs)
             else:
-                yield t
+                out.append(t)
+        return out
 
 
 
@@ -175,9 +178,28 @@ def _warm_start(W, state, changed=None):  # noqa: C901, N803
     if many:
         # Most of the graph changed: every blossom dissolved, the duals kept (each changed
         # edge made feasible by raising one end), the matched edges still tight kept.
-        for v in list(old):
-            while inblossom[v] != v:
-                dissolve(inblossom[v])
+        # (what ``dissolve`` does to each blossom, top-down, in one walk of each top-level one:
+        # a vertex gains the duals of all the blossoms around it, and each base of a blossom
+        # with a dual is unmatched, in whatever order)
+        for top in [b for b, parent in blossomparent.items() if parent is None and isinstance(b, Blossom)]:
+            stack = [(top, 0)]
+            while stack:
+                b, z = stack.pop()
+                own = blossomdual.pop(b)
+                if own:
+                    base = blossombase[b]
+                    if base in mate:
+                        del mate[mate.pop(base)]
+                z += own
+                for c in b.childs:
+                    if isinstance(c, Blossom):
+                        stack.append((c, z))
+                    else:
+                        dualvar[c] += z
+                        inblossom[c] = c
+                        blossomparent[c] = None
+                del blossomparent[b]
+                del blossombase[b]
         for v in gone:
             if v in mate:
                 del mate[mate.pop(v)]
@@ -285,7 +307,19 @@ def max_weight_matching(  # noqa: C901
     # If (v, w) in allowedge or (w, v) in allowedg, then the edge
     # (v, w) is known to have zero slack in the optimization problem;
     # otherwise the edge may or may not have zero slack.
-    allowedge = {}
+    allowedge = {}  # (kept as a set of the other ends for each vertex)
+
+    def allow(v, w):
+        allowed = allowedge.get(v)
+        if allowed is None:
+            allowedge[v] = {w}
+        else:
+            allowed.add(w)
+        allowed = allowedge.get(w)
+        if allowed is None:
+            allowedge[w] = {v}
+        else:
+            allowed.add(v)
 
     # bestslack[k] = (bestedge[k], its slack), written when it is set and valid while the duals
     # do not change (cleared when they do): saves computing the slack of the best edge again
@@ -554,14 +588,14 @@ def max_weight_matching(  # noqa: C901
                     label[q] = None
                     assignLabel(w, 2, v)
                     # Step to the next S-sub-blossom and note its forward edge.
-                    allowedge[(p, q)] = allowedge[(q, p)] = True
+                    allow(p, q)
                     j += jstep
                     if jstep == 1:
                         v, w = b.edges[j]
                     else:
                         w, v = b.edges[j - 1]
                     # Step to the next T-sub-blossom.
-                    allowedge[(v, w)] = allowedge[(w, v)] = True
+                    allow(v, w)
                     j += jstep
                 # Relabel the base T-sub-blossom WITHOUT stepping through to
                 # its mate (so don't call assignLabel).
@@ -804,20 +838,29 @@ def max_weight_matching(  # noqa: C901
                 # new blossom: bv is read again after addBlossom):
                 dv = dualvar[v]
                 bv = inblossom[v]
+                allowed_v = allowedge.get(v, ())  # (v's set, if any, is only added to in this loop)
                 for w, x in W[v].items():
                     # w is a neighbor to v
                     bw = inblossom[w]
                     if bv == bw:
                         # this edge is internal to a blossom (or a self-loop); ignore it
                         continue
-                    if (v, w) in allowedge:
+                    if w in allowed_v:
                         allowed = True
                     else:
                         kslack = dv + dualvar[w] - scale * x
                         allowed = kslack <= 0
                         if allowed:
-                            # edge k has zero slack => it is allowable
-                            allowedge[(v, w)] = allowedge[(w, v)] = True
+                            # edge k has zero slack => it is allowable (``allow``, inlined)
+                            if allowed_v:
+                                allowed_v.add(w)
+                            else:
+                                allowed_v = allowedge[v] = {w}
+                            allowed_w = allowedge.get(w)
+                            if allowed_w is None:
+                                allowedge[w] = {v}
+                            else:
+                                allowed_w.add(v)
                     lbw = label.get(bw)
                     if allowed:
                         if lbw is None:
@@ -969,12 +1012,12 @@ def max_weight_matching(  # noqa: C901
                 # Use the least-slack edge to continue the search.
                 (v, w) = deltaedge
                 assert label[inblossom[v]] == 1
-                allowedge[(v, w)] = allowedge[(w, v)] = True
+                allow(v, w)
                 queue.append(v)
             elif deltatype == 3:
                 # Use the least-slack edge to continue the search.
                 (v, w) = deltaedge
-                allowedge[(v, w)] = allowedge[(w, v)] = True
+                allow(v, w)
                 assert label[inblossom[v]] == 1
                 queue.append(v)
             elif deltatype == 4:

@@ -345,8 +345,9 @@ class _Matcher:
                         to_a[b] = e
                         graph[b][a] = e
         changed = []
+        fresh = members.difference(added)  # the vertices of both graphs
         for a, b in self.pending:
-            if a in members and b in members and a not in added and b not in added:
+            if a in fresh and b in fresh:
                 e = w[a][b]
                 if e:
                     e -= half[a] + half[b]
@@ -415,10 +416,14 @@ class _Matcher:
     def finalize(self, a: int, b: int, weight: int) -> None:
         self.fixed[a], self.fixed[b] = b, a
         self.set(a, b, weight)
-        for v, other in ((a, b), (b, a)):
-            row = self.w[v]
+        w, changed = self.w, self.changed
+        for v, other in ((a, b), (b, a)):  # what ``set`` does but for ``pending``: a fixed player leaves the reduced graph
+            row = w[v]
             for u in [u for u, x in enumerate(row) if x and u != other]:
-                self.set(v, u, 0)
+                key = (v, u) if v < u else (u, v)
+                if key not in changed:
+                    changed[key] = row[u]
+                row[u] = w[u][v] = 0
 
 
 @dataclass
@@ -747,9 +752,11 @@ def pair_round(rd: _Round) -> list[DutchPair]:
     kind = [kinds.setdefault(_signature(rd, p), len(kinds)) for p in players]
     known: dict[tuple[int, int, bool, bool, int, bool], int] = {}
 
+    forbidden = rd.forbidden
+
     def weight(sm: int, lg: int, cur: bool, nxt: bool, bye_score: int, single: bool) -> int:
         hi, lo = players[sm], players[lg]
-        if not rd.compatible(hi, lo):
+        if lo.number in forbidden.get(hi.number, ()):  # the rest of ``compatible`` is the kinds'
             return 0
         key = (kind[sm], kind[lg], cur, nxt, bye_score, single)
         found = known.get(key)
