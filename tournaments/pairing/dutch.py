@@ -241,7 +241,10 @@ class _Matcher:
         mate = self._reduced(active) if self.half is not None else None
         if mate is None:
             w = self.w
-            graph = {a: {b: w[a][b] for b in active if w[a][b] > 0} for a in active}
+            graph = {}
+            for a in active:
+                row = w[a]
+                graph[a] = {b: row[b] for b in active if row[b] > 0}
             mate = list(range(self.n))
             for a, b in max_weight_matching(graph, state=self.warm_whole).items():
                 mate[a] = b
