@@ -270,9 +270,10 @@ def max_weight_matching(  # noqa: C901
     such a single is an augmenting path; and when the dual of a tree's vertex reaches 0 before
     the root's (delta1), the path from the root to it is flipped, leaving that vertex single.
     And the duals are doubled (with the weights' factor) when one would become a half-integer.
-    Started from nothing, each vertex's dual is the heaviest of its edges, lowered until one of
-    them is tight, and matched along it if the other end is still single (a greedy start: fewer
-    stages than networkx's, where every dual starts equal and every vertex single).
+    Started from nothing, each vertex's dual is the heaviest of its edges, lowered by half its
+    least slack, then lowered until one of its edges is tight, and matched along it if the other
+    end is still single (a greedy start: fewer stages than networkx's, where every dual starts
+    equal and every vertex single).
     """
     #
     # The algorithm is taken from "Efficient Algorithms for Finding Maximum
@@ -355,6 +356,22 @@ def max_weight_matching(  # noqa: C901
         # optimization problem (integers throughout). Initially, u(v) is half the heaviest of v's
         # edges (networkx's: half the heaviest of all).
         dualvar = {v: max((x for w, x in row.items() if w != v), default=0) for v, row in W.items()}
+        # Then each lowered by half its least slack (all computed first): an edge keeps a slack
+        # of at least 0 (each end is lowered by at most half of it), and the edges that are the
+        # least-slack one of both their ends become tight, for the greedy pass below to match
+        # along. Where many edges weigh the same (a score group's pairs), this makes them all
+        # tight at once; lowering one vertex at a time made its edges tight to the others and
+        # left those single (the first matching of round 2 of 1,000 players: 374 singles of
+        # 676, 1.6 s; now 26, 0.5 s).
+        least = {}
+        for v, row in W.items():
+            dv = need = dualvar[v]
+            for w, x in row.items():
+                if w != v and dv + dualvar[w] - scale * x < need:
+                    need = dv + dualvar[w] - scale * x
+            least[v] = need
+        for v, need in least.items():
+            dualvar[v] -= need >> 1
 
         # blossomdual[b] = scale * z(b) / 2, z(b) being b's variable in the dual problem.
         blossomdual = {}
