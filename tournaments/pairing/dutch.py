@@ -187,6 +187,16 @@ class _Matcher:
         """Gives every edge its plain weight: ``half[a] + half[b]``, 0 if ``a`` and ``b`` may not meet."""
         self.half = half
         w, changed = self.w, self.changed
+        if not self.computed:  # nothing to record: the first matching compares with none
+            n = self.n
+            below = list(zip(*(row + [False] * (n - len(row)) for row in compatible), strict=True))  # below[a][b]: compatible[b][a]
+            for a in range(n):
+                may = compatible[a] + [False] + list(below[a][a + 1 :])
+                half_a = half[a]
+                w[a] = [half_a + h if m else 0 for h, m in zip(half, may, strict=True)]
+            self.plain = [True] * n
+            self.pending = None
+            return
         for a in range(self.n):
             row, half_a, may = w[a], half[a], compatible[a]
             for b in range(a):
@@ -219,13 +229,21 @@ class _Matcher:
         not lose (then a matching gains at v at most what M gains there).
         """
         mate, w = self.mate, self.w
-        deltas = [(a, b, w[a][b] - old) for (a, b), old in self.changed.items() if w[a][b] != old]
-        wrong = [(a, b) for a, b, d in deltas if (d > 0) != (mate[a] == b)]
-        if not wrong:
+        hubs = None  # the vertices common to every wrong edge so far (none: no wrong edge)
+        for (a, b), old in self.changed.items():
+            new = w[a][b]
+            if new != old and (new > old) != (mate[a] == b):
+                if hubs is None:
+                    hubs = {a, b}
+                else:
+                    hubs &= {a, b}
+                    if not hubs:
+                        return False
+        if hubs is None:
             return True
-        hubs = set(wrong[0])
-        for a, b in wrong[1:]:
-            hubs &= {a, b}
+        deltas = [
+            (a, b, w[a][b] - old) for (a, b), old in self.changed.items() if (a in hubs or b in hubs) and w[a][b] != old
+        ]
         for v in hubs:
             at_v = [(a, b, d) for a, b, d in deltas if v in (a, b)]
             at_mate = next((d for a, b, d in at_v if mate[v] in (a, b) and mate[v] != v), 0)
