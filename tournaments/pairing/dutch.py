@@ -183,6 +183,27 @@ class _Matcher:
         if weight and self.half is not None and weight != self.half[a] + self.half[b]:
             self.plain[a] = self.plain[b] = False
 
+    def set_rows(self, vertices: list[int], rows: list[list[int]], begin: int) -> None:
+        """``set`` of each edge ``vertices[i]``-``vertices[j]`` to ``rows[i][j]``, for ``j < i`` and ``i >= begin``
+        (the same writes, the call inlined)."""
+        w, changed, pending, half, plain = self.w, self.changed, self.pending, self.half, self.plain
+        for i in range(begin, len(vertices)):
+            a, weights = vertices[i], rows[i]
+            row = w[a]
+            for j in range(i):
+                b, weight = vertices[j], weights[j]
+                old = row[b]
+                if old == weight:
+                    continue
+                key = (a, b) if a < b else (b, a)
+                if key not in changed:
+                    changed[key] = old
+                if pending is not None:
+                    pending.add(key)
+                row[b] = w[b][a] = weight
+                if weight and half is not None and weight != half[a] + half[b]:
+                    plain[a] = plain[b] = False
+
     def set_plain(self, half: list[int], compatible: list[list[bool]]) -> None:
         """Gives every edge its plain weight: ``half[a] + half[b]``, 0 if ``a`` and ``b`` may not meet."""
         self.half = half
@@ -852,9 +873,7 @@ def pair_round(rd: _Round) -> list[DutchPair]:
         for lg in range(sg_begin, size):
             lv = bracket[lg]
             base[lg] = [weight(bracket[sm], lv, lg < nsgb, lg >= nsgb, bye_score, single) for sm in range(lg)]
-        for lg in range(sg_begin, size):
-            for sm in range(lg):
-                m.set(bracket[lg], bracket[sm], base[lg][sm])
+        m.set_rows(bracket, base, sg_begin)
         if nxt_it == n and nsgb < size:  # the next score group is the last one: it stands below
             m.set_halves(
                 _last_group_halves(rd, players, bracket, nsgb, bye_score, single, unplayed_ranks),
