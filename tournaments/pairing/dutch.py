@@ -34,7 +34,7 @@ because the goal is its pairings; the code is our own.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from tournaments.pairing._blossom import WarmState, max_weight_matching
 from tournaments.pairing.trf import BLACK, WHITE, PointSystem, TrfRound, TrfTournament
@@ -169,22 +169,63 @@ class _Matcher:
         self.pending: set[tuple[int, int]] | None = None  # edges set since (None: the halves changed)
 
     def set(self, a: int, b: int, weight: int) -> None:
+        row = self.w[a]
+        old = row[b]
+        if old == weight:  # nothing to record: a plain player's edges already are plain or 0 (see set_halves)
+            return
         key = (a, b) if a < b else (b, a)
         if key not in self.changed:
-            self.changed[key] = self.w[a][b]
-        if self.pending is not None and self.w[a][b] != weight:
+            self.changed[key] = old
+        if self.pending is not None:
             self.pending.add(key)
-        self.w[a][b] = weight
+        row[b] = weight
         self.w[b][a] = weight
         if weight and self.half is not None and weight != self.half[a] + self.half[b]:
             self.plain[a] = self.plain[b] = False
 
+    def set_rows(self, vertices: list[int], rows: list[list[int]], begin: int) -> None:
+        """``set`` of each edge ``vertices[i]``-``vertices[j]`` to ``rows[i][j]``, for ``j < i`` and ``i >= begin``
+        (the same writes, the call inlined)."""
+        w, changed, pending, half, plain = self.w, self.changed, self.pending, self.half, self.plain
+        for i in range(begin, len(vertices)):
+            a, weights = vertices[i], rows[i]
+            row = w[a]
+            for j in range(i):
+                b, weight = vertices[j], weights[j]
+                old = row[b]
+                if old == weight:
+                    continue
+                key = (a, b) if a < b else (b, a)
+                if key not in changed:
+                    changed[key] = old
+                if pending is not None:
+                    pending.add(key)
+                row[b] = w[b][a] = weight
+                if weight and half is not None and weight != half[a] + half[b]:
+                    plain[a] = plain[b] = False
+
     def set_plain(self, half: list[int], compatible: list[list[bool]]) -> None:
         """Gives every edge its plain weight: ``half[a] + half[b]``, 0 if ``a`` and ``b`` may not meet."""
         self.half = half
+        w, changed = self.w, self.changed
+        if not self.computed:  # nothing to record: the first matching compares with none
+            n = self.n
+            below = list(zip(*(row + [False] * (n - len(row)) for row in compatible), strict=True))  # below[a][b]: compatible[b][a]
+            for a in range(n):
+                may = compatible[a] + [False] + list(below[a][a + 1 :])
+                half_a = half[a]
+                w[a] = [half_a + h if m else 0 for h, m in zip(half, may, strict=True)]
+            self.plain = [True] * n
+            self.pending = None
+            return
         for a in range(self.n):
+            row, half_a, may = w[a], half[a], compatible[a]
             for b in range(a):
-                self.set(a, b, half[a] + half[b] if compatible[a][b] else 0)
+                weight = half_a + half[b] if may[b] else 0
+                if row[b] != weight:  # what ``set`` records (the pending edges and the plain flags are reset below)
+                    if (b, a) not in changed:
+                        changed[b, a] = row[b]
+                    row[b] = w[b][a] = weight
         self.plain = [True] * self.n
         self.pending = None
 
@@ -209,13 +250,21 @@ class _Matcher:
         not lose (then a matching gains at v at most what M gains there).
         """
         mate, w = self.mate, self.w
-        deltas = [(a, b, w[a][b] - old) for (a, b), old in self.changed.items() if w[a][b] != old]
-        wrong = [(a, b) for a, b, d in deltas if (d > 0) != (mate[a] == b)]
-        if not wrong:
+        hubs = None  # the vertices common to every wrong edge so far (none: no wrong edge)
+        for (a, b), old in self.changed.items():
+            new = w[a][b]
+            if new != old and (new > old) != (mate[a] == b):
+                if hubs is None:
+                    hubs = {a, b}
+                else:
+                    hubs &= {a, b}
+                    if not hubs:
+                        return False
+        if hubs is None:
             return True
-        hubs = set(wrong[0])
-        for a, b in wrong[1:]:
-            hubs &= {a, b}
+        deltas = [
+            (a, b, w[a][b] - old) for (a, b), old in self.changed.items() if (a in hubs or b in hubs) and w[a][b] != old
+        ]
         for v in hubs:
             at_v = [(a, b, d) for a, b, d in deltas if v in (a, b)]
             at_mate = next((d for a, b, d in at_v if mate[v] in (a, b) and mate[v] != v), 0)
@@ -231,7 +280,10 @@ class _Matcher:
         mate = self._reduced(active) if self.half is not None else None
         if mate is None:
             w = self.w
-            graph = {a: {b: w[a][b] for b in active if w[a][b] > 0} for a in active}
+            graph = {}
+            for a in active:
+                row = w[a]
+                graph[a] = {b: row[b] for b in active if row[b] > 0}
             mate = list(range(self.n))
             for a, b in max_weight_matching(graph, state=self.warm_whole).items():
                 mate[a] = b
@@ -335,8 +387,9 @@ class _Matcher:
                         to_a[b] = e
                         graph[b][a] = e
         changed = []
+        fresh = members.difference(added)  # the vertices of both graphs
         for a, b in self.pending:
-            if a in members and b in members and a not in added and b not in added:
+            if a in fresh and b in fresh:
                 e = w[a][b]
                 if e:
                     e -= half[a] + half[b]
@@ -404,11 +457,15 @@ class _Matcher:
 
     def finalize(self, a: int, b: int, weight: int) -> None:
         self.fixed[a], self.fixed[b] = b, a
-        for u in range(self.n):
-            if u != a:
-                self.set(a, u, weight if u == b else 0)
-            if u != b:
-                self.set(b, u, weight if u == a else 0)
+        self.set(a, b, weight)
+        w, changed = self.w, self.changed
+        for v, other in ((a, b), (b, a)):  # what ``set`` does but for ``pending``: a fixed player leaves the reduced graph
+            row = w[v]
+            for u in [u for u, x in enumerate(row) if x and u != other]:
+                key = (v, u) if v < u else (u, v)
+                if key not in changed:
+                    changed[key] = row[u]
+                row[u] = w[u][v] = 0
 
 
 @dataclass
@@ -422,6 +479,7 @@ class _Round:
     rounds_total: int
     forbidden: dict[int, set[int]]
     initial_colour: str | None
+    floats: dict[tuple[int, int], int] = field(default_factory=dict, repr=False, compare=False)  # float_of's answers
 
     def score_back(self, p: DutchPlayer, back: int) -> int:
         s = p.score - p.virtual_before(self.played_rounds) + p.virtual_before(self.played_rounds - back)
@@ -430,12 +488,18 @@ class _Round:
         return s
 
     def float_of(self, p: DutchPlayer, back: int) -> int:
+        known = self.floats.get((p.number, back))
+        if known is not None:
+            return known
         r = p.rounds[self.played_rounds - back]
         if not r.played:
-            return FLOAT_DOWN if r.points(self.system) > self.system.loss else FLOAT_NONE
-        mine = self.score_back(p, back)
-        theirs = self.score_back(self.by_number[r.opponent], back)
-        return FLOAT_DOWN if mine > theirs else FLOAT_UP if mine < theirs else FLOAT_NONE
+            found = FLOAT_DOWN if r.points(self.system) > self.system.loss else FLOAT_NONE
+        else:
+            mine = self.score_back(p, back)
+            theirs = self.score_back(self.by_number[r.opponent], back)
+            found = FLOAT_DOWN if mine > theirs else FLOAT_UP if mine < theirs else FLOAT_NONE
+        self.floats[p.number, back] = found
+        return found
 
     def compatible(self, a: DutchPlayer, b: DutchPlayer) -> bool:
         if b.number in self.forbidden.get(a.number, ()):
@@ -583,6 +647,14 @@ def _weight(
     return w
 
 
+def _signature(rd: _Round, p: DutchPlayer) -> tuple:
+    """Returns all that ``_weight`` reads of ``p``, but whom he may meet: two players of the same
+    signature weigh the same against anybody they may both meet (``pair_round`` keeps the weights
+    of each two signatures)."""
+    floats = tuple(rd.float_of(p, back) for back in (1, 2) if rd.played_rounds >= back)
+    return (p.score, p.bye_eligible, p.played_games, p.imbalance, p.preference, p.repeated, p.strong, floats)
+
+
 def _total_shift(played: int, sg_bits: int, sgs_shift: int) -> int:
     t = 2 * sg_bits + 2 * sgs_shift + 2 * sg_bits + 4 * sg_bits
     if played:
@@ -716,8 +788,25 @@ def pair_round(rd: _Round) -> list[DutchPair]:
     max_weight = (1 << (_total_shift(rd.played_rounds, sg_bits, sgs_shift) + 2)) - 1
     unplayed_ranks: dict[int, int] = {}
 
-    def weight(hi: DutchPlayer, lo: DutchPlayer, cur: bool, nxt: bool, bye_score: int, single: bool) -> int:
-        return _weight(rd, hi, lo, cur, nxt, bye_score, sg_bits, sgs_shift, shifts, single, unplayed_ranks)
+    # A pair's weight depends on the pair only through whether the two may meet: else on what
+    # each player is alone (``_signature``), so it is computed once for each two kinds of players.
+    kinds: dict[tuple, int] = {}
+    kind = [kinds.setdefault(_signature(rd, p), len(kinds)) for p in players]
+    known: dict[tuple[int, int, bool, bool, int, bool], int] = {}
+
+    forbidden = rd.forbidden
+
+    def weight(sm: int, lg: int, cur: bool, nxt: bool, bye_score: int, single: bool) -> int:
+        hi, lo = players[sm], players[lg]
+        if lo.number in forbidden.get(hi.number, ()):  # the rest of ``compatible`` is the kinds'
+            return 0
+        key = (kind[sm], kind[lg], cur, nxt, bye_score, single)
+        found = known.get(key)
+        if found is None:
+            found = known[key] = _weight(
+                rd, hi, lo, cur, nxt, bye_score, sg_bits, sgs_shift, shifts, single, unplayed_ranks
+            )
+        return found
 
     m = _Matcher(n)
     top = score[0]
@@ -782,13 +871,9 @@ def pair_round(rd: _Round) -> list[DutchPair]:
         size = len(bracket)
         base: list[list[int]] = [[] for _ in range(size)]
         for lg in range(sg_begin, size):
-            lo = players[bracket[lg]]
-            base[lg] = [
-                weight(players[bracket[sm]], lo, lg < nsgb, lg >= nsgb, bye_score, single) for sm in range(lg)
-            ]
-        for lg in range(sg_begin, size):
-            for sm in range(lg):
-                m.set(bracket[lg], bracket[sm], base[lg][sm])
+            lv = bracket[lg]
+            base[lg] = [weight(bracket[sm], lv, lg < nsgb, lg >= nsgb, bye_score, single) for sm in range(lg)]
+        m.set_rows(bracket, base, sg_begin)
         if nxt_it == n and nsgb < size:  # the next score group is the last one: it stands below
             m.set_halves(
                 _last_group_halves(rd, players, bracket, nsgb, bye_score, single, unplayed_ranks),

@@ -34,6 +34,7 @@ from tournaments.pairing.dutch import (
     _last_group_halves,
     _plain_half,
     _score_fields,
+    _signature,
     _weight,
     deciding_criterion,
     file_pairs,
@@ -209,6 +210,33 @@ def test_an_edge_outside_the_bracket_weighs_the_sum_of_its_two_halves(name):
                             )
                             == expected
                         )
+
+
+@pytest.mark.parametrize("name", ["t0001.trf", "t0032.trf", "big-t0001.trf"])
+def test_a_weight_depends_on_the_pair_only_through_the_players_signatures(name):
+    """``pair_round`` keeps one weight for each two kinds of players (``_signature``) and only
+    asks, pair by pair, whether the two are forbidden to meet: every pair that may meet weighs
+    what the first pair of the same two kinds weighed, in and out of the bracket."""
+    t = read_trf(str(DATA / name))
+    initial = infer_initial_colour(t)
+    for k in range(1, t.rounds_played + 1):
+        rd = round_of(t.cut(k - 1), rounds_total=t.rounds_played, initial_colour=initial)
+        players = rd.players
+        shifts, sgs_shift, sg_bits = _score_fields([p.score for p in players])
+        bye_score = players[-1].score
+        counts = sorted((p.played_games for p in players if p.score == bye_score), reverse=True)
+        ranks = {games: rank for rank, games in enumerate(counts)}
+        kinds = [_signature(rd, p) for p in players]
+        first: dict[tuple, int] = {}
+        for i, lo in enumerate(players):
+            for j, hi in enumerate(players[:i]):
+                if lo.number in rd.forbidden.get(hi.number, ()):
+                    continue
+                for cur, nxt, single in ((True, False, False), (False, True, True), (True, False, True)):
+                    got = _weight(
+                        rd, hi, lo, cur, nxt, bye_score, sg_bits, sgs_shift, shifts, single, ranks
+                    )
+                    assert first.setdefault((kinds[j], kinds[i], cur, nxt, single), got) == got
 
 
 @pytest.mark.parametrize("name", ["t0001.trf", "big-t0001.trf"])
