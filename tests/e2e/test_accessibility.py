@@ -383,6 +383,9 @@ def director_states(walk: Walk, slug: str, *, blank) -> None:  # noqa: ANN001
     # the preview published: the results grid, a result typed (saved in place), then undone
     page.goto(f"/tournaments/{slug}/manage/")
     page.get_by_test_id("publish-button").click()
+    # the page after the publishing: the one before it had a results grid too (the round being played), and a
+    # key pressed in it before the new page came went nowhere
+    expect(page.locator("ul.messages")).to_contain_text("is published")
     row = page.get_by_test_id("results-grid").get_by_test_id("grid-row").first
     row.get_by_test_id("grid-result").press("=")
     expect(row.get_by_test_id("grid-said")).to_have_text("saved")
