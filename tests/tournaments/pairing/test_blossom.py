@@ -56,6 +56,22 @@ def _update(kept: dict[int, dict[int, int]], graph: dict[int, dict[int, int]]) -
     return changed
 
 
+def _solved_three_ways(vertices, edges, state, told, kept):  # noqa: ANN001, ANN202
+    """Checks that a cold solve, a warm start (``state``) and a warm start told the changed edges
+    (``told``, its graph ``kept`` updated in place) all reach networkx's heaviest weight; returns ``kept``."""
+    graph = _graph(vertices, edges)
+    best = _networkx_weight(graph)
+    assert _weight(graph, max_weight_matching(graph)) == best
+    assert _weight(graph, max_weight_matching(graph, state=state)) == best
+    if kept is None:
+        kept = _graph(vertices, edges)
+        assert _weight(graph, max_weight_matching(kept, state=told)) == best
+    else:
+        changed = _update(kept, graph)
+        assert _weight(graph, max_weight_matching(kept, changed, state=told)) == best
+    return kept
+
+
 @pytest.mark.parametrize("seed", range(40))
 def test_warm_started_matchings_are_maximum(seed):
     rng = random.Random(seed)
@@ -68,16 +84,7 @@ def test_warm_started_matchings_are_maximum(seed):
     kept: dict[int, dict[int, int]] | None = None
     new = n
     for _ in range(25):
-        graph = _graph(vertices, edges)
-        best = _networkx_weight(graph)
-        assert _weight(graph, max_weight_matching(graph, state=state)) == best
-        assert _weight(graph, max_weight_matching(graph)) == best
-        if kept is None:
-            kept = _graph(vertices, edges)
-            assert _weight(graph, max_weight_matching(kept, state=told)) == best
-        else:
-            changed = _update(kept, graph)
-            assert _weight(graph, max_weight_matching(kept, changed, state=told)) == best
+        kept = _solved_three_ways(vertices, edges, state, told, kept)
         change = rng.random()
         for _ in range(rng.randint(1, 3)):
             if change < 0.6:  # one vertex's edges reweighted (some dropped)
@@ -125,16 +132,7 @@ def test_matchings_after_most_of_the_graph_changed_are_maximum(seed):
     state, told = WarmState(), WarmState()
     kept: dict[int, dict[int, int]] | None = None
     for _ in range(12):
-        graph = _graph(vertices, edges)
-        best = _networkx_weight(graph)
-        assert _weight(graph, max_weight_matching(graph)) == best
-        assert _weight(graph, max_weight_matching(graph, state=state)) == best
-        if kept is None:
-            kept = _graph(vertices, edges)
-            assert _weight(graph, max_weight_matching(kept, state=told)) == best
-        else:
-            changed = _update(kept, graph)
-            assert _weight(graph, max_weight_matching(kept, changed, state=told)) == best
+        kept = _solved_three_ways(vertices, edges, state, told, kept)
         moved = set(rng.sample(vertices, k=rng.randint(len(vertices) // 2 + 1, len(vertices))))
         gain = {v: rng.choice([-2, 1, 2, big >> 1, big]) for v in vertices}
         for (a, b), x in list(edges.items()):

@@ -174,16 +174,21 @@ def test_a_bye_requested_for_the_round_takes_the_player_out_of_it():
     assert {n for p in pairs for n in (p.white, p.black) if n} == everyone - {1}
 
 
+def _rounds_and_score_fields(name: str, first: int = 1):  # noqa: ANN202
+    """Each round of the reference file from round ``first`` on, as ``pair_round`` sees it before pairing
+    it, with the players and their score fields (``_score_fields``)."""
+    t = read_trf(str(DATA / name))
+    initial = infer_initial_colour(t)
+    for k in range(first, t.rounds_played + 1):
+        rd = round_of(t.cut(k - 1), rounds_total=t.rounds_played, initial_colour=initial)
+        yield rd, rd.players, *_score_fields([p.score for p in rd.players])
+
+
 @pytest.mark.parametrize("name", ["t0001.trf", "t0032.trf", "big-t0001.trf"])
 def test_an_edge_outside_the_bracket_weighs_the_sum_of_its_two_halves(name):
     """The matching's reduction (``_Matcher._reduced``) holds only if every weight that
     ``pair_round`` sets from ``_plain_half`` is what ``_weight`` gives outside the bracket."""
-    t = read_trf(str(DATA / name))
-    initial = infer_initial_colour(t)
-    for k in range(1, t.rounds_played + 1):
-        rd = round_of(t.cut(k - 1), rounds_total=t.rounds_played, initial_colour=initial)
-        players = rd.players
-        shifts, sgs_shift, sg_bits = _score_fields([p.score for p in players])
+    for rd, players, shifts, sgs_shift, sg_bits in _rounds_and_score_fields(name):
         unit = sgs_shift + sg_bits  # the first matching's weights, when one player is to be left out
         half = [
             (1 << unit - 1) + ((not p.bye_eligible) << unit) + (shifts[p.score] << sg_bits) for p in players
@@ -217,12 +222,7 @@ def test_a_weight_depends_on_the_pair_only_through_the_players_signatures(name):
     """``pair_round`` keeps one weight for each two kinds of players (``_signature``) and only
     asks, pair by pair, whether the two are forbidden to meet: every pair that may meet weighs
     what the first pair of the same two kinds weighed, in and out of the bracket."""
-    t = read_trf(str(DATA / name))
-    initial = infer_initial_colour(t)
-    for k in range(1, t.rounds_played + 1):
-        rd = round_of(t.cut(k - 1), rounds_total=t.rounds_played, initial_colour=initial)
-        players = rd.players
-        shifts, sgs_shift, sg_bits = _score_fields([p.score for p in players])
+    for rd, players, shifts, sgs_shift, sg_bits in _rounds_and_score_fields(name):
         bye_score = players[-1].score
         counts = sorted((p.played_games for p in players if p.score == bye_score), reverse=True)
         ranks = {games: rank for rank, games in enumerate(counts)}
