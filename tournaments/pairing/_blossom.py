@@ -382,18 +382,21 @@ def max_weight_matching(  # noqa: C901
         dv = dualvar[v]
         if not dv or v in mate or inblossom[v] != v:
             continue
-        row = W[v]
+        # (one pass: the least slack, and the first single end in the row of an edge that has it)
         least = dv
-        for w, x in row.items():
-            if w != v and dv + dualvar[w] - scale * x < least:
-                least = dv + dualvar[w] - scale * x
-        dv -= least
-        dualvar[v] = dv
-        for w, x in row.items():
-            if w != v and w not in mate and dv + dualvar[w] == scale * x:
-                mate[v] = w
-                mate[w] = v
-                break
+        pick = None
+        for w, x in W[v].items():
+            if w != v:
+                kslack = dv + dualvar[w] - scale * x
+                if kslack < least:
+                    least = kslack
+                    pick = None if w in mate else w
+                elif kslack == least and pick is None and w not in mate:
+                    pick = w
+        dualvar[v] = dv - least
+        if pick is not None:
+            mate[v] = pick
+            mate[pick] = v
 
     # Queue of newly discovered S-vertices.
     queue = []
