@@ -40,6 +40,7 @@ Copied from networkx (networkx/algorithms/matching.py), under its licence:
 from __future__ import annotations
 
 from collections import Counter
+from heapq import heappop, heappush
 from itertools import repeat
 
 
@@ -49,7 +50,7 @@ class NoNode:
 class Blossom:
     """Representation of a non-trivial blossom or sub-blossom."""
 
-    __slots__ = ["childs", "edges", "mybestedges"]
+    __slots__ = ["childs", "edges"]
 
     # b.childs is an ordered list of b's sub-blossoms, starting with
     # the base and going round the blossom.
@@ -57,11 +58,6 @@ class Blossom:
     # b.edges is the list of b's connecting edges, such that
     # b.edges[i] = (v, w) where v is a vertex in b.childs[i]
     # and w is a vertex in b.childs[wrap(i+1)].
-
-    # If b is a top-level S-blossom,
-    # b.mybestedges is a list of least-slack edges to neighboring
-    # S-blossoms, or None if no such list has been computed yet.
-    # This is used for efficient computation of delta3.
 
     # The blossom's leaf vertices, as a list (networkx's generator's order: the solve's path
     # depends on it).
@@ -305,9 +301,16 @@ def max_weight_matching(  # noqa: C901
     # such that w is a vertex in b, or None if b's base vertex is single.
     labeledge = {}
 
-    # bestedge[w] = (v, w): the least-slack edge from an S-vertex to the free vertex w;
-    # bestedge[b]: the least-slack edge from the top-level S-blossom b to a different S-blossom.
+    # bestedge[w] = (v, w): the least-slack edge from an S-vertex to the free vertex w.
     bestedge = {}
+
+    # The edges between S-vertices of different blossoms, for delta3 (networkx keeps the
+    # least-slack one of each S-blossom, and computes a new blossom's from its sub-blossoms'
+    # lists or its vertices' edges): a heap of (slack + spent, v, w), each pushed when an
+    # S-vertex's scan meets it. Both ends stay S for the rest of the stage, so every dual update
+    # takes twice its delta off every such slack, which ``spent`` counts instead: the least key
+    # is the least slack, once the edges that a blossom has taken inside since are popped.
+    sedges = []
 
     # If (v, w) in allowedge or (w, v) in allowedg, then the edge
     # (v, w) is known to have zero slack in the optimization problem;
@@ -518,49 +521,9 @@ def max_weight_matching(  # noqa: C901
                 # part of an S-blossom; add it to the queue.
                 queue.append(v)
             inblossom[v] = b
-        # Compute b.mybestedges (and each one's slack, computed once).
-        bestedgeto = {}
-        bestslackto = {}
+        # (its edges to the other S-blossoms are in ``sedges`` already: no best edges to compute)
         for bv in path:
-            if isinstance(bv, Blossom) and bv.mybestedges is not None:
-                # Walk this subblossom's least-slack edges.
-                nblist = bv.mybestedges
-                # The sub-blossom won't need this data again.
-                bv.mybestedges = None
-                for k in nblist:
-                    (i, j) = k
-                    if inblossom[j] == b:
-                        i, j = j, i
-                    bj = inblossom[j]
-                    if bj != b and label.get(bj) == 1:
-                        kslack = slack(i, j)
-                        if bj not in bestslackto or kslack < bestslackto[bj]:
-                            bestedgeto[bj] = k
-                            bestslackto[bj] = kslack
-            else:
-                # This subblossom does not have a list of least-slack
-                # edges; get the information from the vertices.
-                for v in bv.leaves() if isinstance(bv, Blossom) else (bv,):
-                    dv = dualvar[v]
-                    for w, x in W[v].items():
-                        bw = inblossom[w]
-                        if bw != b and label.get(bw) == 1:  # (v is in b already: no self-loop)
-                            kslack = dv + dualvar[w] - scale * x
-                            known = bestslackto.get(bw)
-                            if known is None or kslack < known:
-                                bestedgeto[bw] = (v, w)
-                                bestslackto[bw] = kslack
-            # Forget about least-slack edge of the subblossom.
             bestedge[bv] = None
-        b.mybestedges = list(bestedgeto.values())
-        # Select bestedge[b].
-        mybestedge = None
-        for bj, k in bestedgeto.items():
-            kslack = bestslackto[bj]
-            if mybestedge is None or kslack < mybestslack:
-                mybestedge = k
-                mybestslack = kslack
-        bestedge[b] = mybestedge
 
     # Expand the given top-level blossom.
     def expandBlossom(b, endstage):
@@ -824,8 +787,8 @@ def max_weight_matching(  # noqa: C901
         # Forget all about least-slack edges.
         bestedge.clear()
         bestslack.clear()
-        for b in blossomdual:
-            b.mybestedges = None
+        sedges.clear()
+        spent = 0  # twice the deltas of the stage: what has been taken off the slacks in sedges
 
         # Loss of labeling means that we can not be sure that currently
         # allowable edges remain allowable throughout this stage.
@@ -921,14 +884,8 @@ def max_weight_matching(  # noqa: C901
                             label[w] = 2
                             labeledge[w] = (v, w)
                     elif lbw == 1:
-                        # keep track of the least-slack non-allowable edge to
-                        # a different S-blossom (its slack kept while the duals are).
-                        best = bestedge.get(bv)
-                        if best is None or kslack < (
-                            known[1] if (known := bestslack.get(bv)) is not None and known[0] is best else slack(*best)
-                        ):
-                            bestedge[bv] = best = (v, w)
-                            bestslack[bv] = (best, kslack)
+                        # a non-allowable edge to a different S-blossom: for delta3.
+                        heappush(sedges, (kslack + spent, v, w))
                     elif label.get(w) is None:
                         # w is a free vertex (or an unreached vertex inside
                         # a T-blossom) but we can not reach it yet;
@@ -965,23 +922,23 @@ def max_weight_matching(  # noqa: C901
                         deltaedge = bestedge[v]
 
             # Compute delta3: half the minimum slack on any edge between
-            # a pair of S-blossoms.
-            for b in blossomparent:
-                if blossomparent[b] is None and label.get(b) == 1 and bestedge.get(b) is not None:
-                    kslack = slack(*bestedge[b])
-                    if kslack & 1:
-                        # Roots of unequal parity (a warm start): double the duals and the weights.
-                        break
-                    d = kslack // 2
-                    if d < delta:
-                        delta = d
-                        deltatype = 3
-                        deltaedge = bestedge[b]
-
-            else:
-                kslack = 0
+            # a pair of S-blossoms (the edges a blossom has taken inside dropped first).
+            while sedges and inblossom[sedges[0][1]] == inblossom[sedges[0][2]]:
+                heappop(sedges)
+            kslack = 0
+            if sedges:
+                key, v, w = sedges[0]
+                kslack = key - spent
+                d = kslack // 2
+                if not kslack & 1 and d < delta:
+                    delta = d
+                    deltatype = 3
+                    deltaedge = (v, w)
             if kslack & 1:
+                # Roots of unequal parity (a warm start): double the duals and the weights.
                 scale *= 2
+                spent *= 2
+                sedges[:] = [(key * 2, v, w) for key, v, w in sedges]  # (still a heap)
                 bestslack.clear()
                 for v in dualvar:
                     dualvar[v] *= 2
@@ -1002,6 +959,7 @@ def max_weight_matching(  # noqa: C901
 
             # Update dual variables according to delta.
             bestslack.clear()
+            spent += 2 * delta
             for v in gnodes:
                 if label.get(inblossom[v]) == 1:
                     # S-vertex: 2*u = 2*u - 2*delta
