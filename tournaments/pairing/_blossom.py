@@ -306,10 +306,12 @@ def max_weight_matching(  # noqa: C901
 
     # The edges between S-vertices of different blossoms, for delta3 (networkx keeps the
     # least-slack one of each S-blossom, and computes a new blossom's from its sub-blossoms'
-    # lists or its vertices' edges): a heap of (slack + spent, v, w), each pushed when an
-    # S-vertex's scan meets it. Both ends stay S for the rest of the stage, so every dual update
-    # takes twice its delta off every such slack, which ``spent`` counts instead: the least key
-    # is the least slack, once the edges that a blossom has taken inside since are popped.
+    # lists or its vertices' edges): a heap of (slack + spent, v, w), the least-slack such edge
+    # that the scan of the S-vertex v met (an edge to a vertex that becomes S later is met by
+    # that one's scan). Both ends stay S for the rest of the stage, so every dual update takes
+    # twice its delta off every such slack, which ``spent`` counts instead: the least key is the
+    # least slack, once each entry whose edge a blossom has taken inside since is replaced by
+    # its vertex's least-slack edge to another S-blossom then.
     sedges = []
 
     # If (v, w) in allowedge or (w, v) in allowedg, then the edge
@@ -826,6 +828,7 @@ def max_weight_matching(  # noqa: C901
                 dv = dualvar[v]
                 bv = inblossom[v]
                 allowed_v = allowedge.get(v, ())  # (v's set, if any, is only added to in this loop)
+                sbest = sbest_w = None  # v's least-slack non-allowable edge to another S-blossom
                 for w, x in W[v].items():
                     # w is a neighbor to v
                     bw = inblossom[w]
@@ -885,7 +888,8 @@ def max_weight_matching(  # noqa: C901
                             labeledge[w] = (v, w)
                     elif lbw == 1:
                         # a non-allowable edge to a different S-blossom: for delta3.
-                        heappush(sedges, (kslack + spent, v, w))
+                        if sbest_w is None or kslack < sbest:
+                            sbest, sbest_w = kslack, w
                     elif label.get(w) is None:
                         # w is a free vertex (or an unreached vertex inside
                         # a T-blossom) but we can not reach it yet;
@@ -896,6 +900,9 @@ def max_weight_matching(  # noqa: C901
                         ):
                             bestedge[w] = best = (v, w)
                             bestslack[w] = (best, kslack)
+                else:
+                    if sbest_w is not None:
+                        heappush(sedges, (sbest + spent, v, sbest_w))
 
             if augmented:
                 break
@@ -923,8 +930,21 @@ def max_weight_matching(  # noqa: C901
 
             # Compute delta3: half the minimum slack on any edge between
             # a pair of S-blossoms (the edges a blossom has taken inside dropped first).
-            while sedges and inblossom[sedges[0][1]] == inblossom[sedges[0][2]]:
+            while sedges:
+                key, v, w = sedges[0]
+                bv = inblossom[v]
+                if bv != inblossom[w]:
+                    break
                 heappop(sedges)
+                dv, sbest_w = dualvar[v], None
+                for w, x in W[v].items():
+                    bw = inblossom[w]
+                    if bw != bv and label.get(bw) == 1:
+                        kslack = dv + dualvar[w] - scale * x
+                        if sbest_w is None or kslack < sbest:
+                            sbest, sbest_w = kslack, w
+                if sbest_w is not None:
+                    heappush(sedges, (sbest + spent, v, sbest_w))
             kslack = 0
             if sedges:
                 key, v, w = sedges[0]
