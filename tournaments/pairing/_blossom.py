@@ -50,7 +50,7 @@ class NoNode:
 class Blossom:
     """Representation of a non-trivial blossom or sub-blossom."""
 
-    __slots__ = ["childs", "edges"]
+    __slots__ = ["childs", "edges", "leafcache"]
 
     # b.childs is an ordered list of b's sub-blossoms, starting with
     # the base and going round the blossom.
@@ -60,16 +60,27 @@ class Blossom:
     # and w is a vertex in b.childs[wrap(i+1)].
 
     # The blossom's leaf vertices, as a list (networkx's generator's order: the solve's path
-    # depends on it).
+    # depends on it), kept in b.leafcache (None: not known) until b's children or those of one
+    # of its sub-blossoms are rotated (augmentBlossom, which rotates every blossom from the
+    # top-level one down to each one it rotates); not to be changed by the caller. (A
+    # sub-blossom's leaves come in its own order, so a known list of one is taken whole.)
     def leaves(self):
+        out = self.leafcache
+        if out is not None:
+            return out
         out = []
         stack = [*self.childs]
         while stack:
             t = stack.pop()
             if t.__class__ is Blossom:
-                stack.extend(t.childs)
+                known = t.leafcache
+                if known is None:
+                    stack.extend(t.childs)
+                else:
+                    out += known
             else:
                 out.append(t)
+        self.leafcache = out
         return out
 
 
@@ -480,6 +491,7 @@ def max_weight_matching(  # noqa: C901
         bw = inblossom[w]
         # Create blossom.
         b = Blossom()
+        b.leafcache = None
         blossombase[b] = base
         blossomparent[b] = None
         blossomparent[bb] = b
@@ -689,6 +701,7 @@ def max_weight_matching(  # noqa: C901
                 mate[x] = w
             # Rotate the list of sub-blossoms to put the new base at the front.
             b.childs = b.childs[i:] + b.childs[:i]
+            b.leafcache = None
             b.edges = b.edges[i:] + b.edges[:i]
             blossombase[b] = blossombase[b.childs[0]]
             assert blossombase[b] == v
