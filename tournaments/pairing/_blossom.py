@@ -845,8 +845,10 @@ def max_weight_matching(  # noqa: C901
                 for w, x in W[v].items():
                     # w is a neighbor to v
                     bw = inblossom[w]
-                    if bv == bw:
+                    if bv is bw:
                         # this edge is internal to a blossom (or a self-loop); ignore it
+                        # (``is``: inblossom holds one object for each top-level blossom or
+                        # single vertex, and comparing a blossom with a vertex by ``==`` is slow)
                         continue
                     if w in allowed_v:
                         allowed = True
@@ -946,13 +948,13 @@ def max_weight_matching(  # noqa: C901
             while sedges:
                 key, v, w = sedges[0]
                 bv = inblossom[v]
-                if bv != inblossom[w]:
+                if bv is not inblossom[w]:
                     break
                 heappop(sedges)
                 dv, sbest_w = dualvar[v], None
                 for w, x in W[v].items():
                     bw = inblossom[w]
-                    if bw != bv and label.get(bw) == 1:
+                    if bw is not bv and label.get(bw) == 1:
                         kslack = dv + dualvar[w] - scale * x
                         if sbest_w is None or kslack < sbest:
                             sbest, sbest_w = kslack, w
