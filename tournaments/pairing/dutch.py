@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import compress
 
 from tournaments.pairing._blossom import WarmState, max_weight_matching
 from tournaments.pairing.trf import BLACK, WHITE, PointSystem, TrfRound, TrfTournament
@@ -461,7 +462,7 @@ class _Matcher:
         w, changed = self.w, self.changed
         for v, other in ((a, b), (b, a)):  # what ``set`` does but for ``pending``: a fixed player leaves the reduced graph
             row = w[v]
-            for u in [u for u, x in enumerate(row) if x and u != other]:
+            for u in [u for u in compress(range(len(row)), row) if u != other]:  # (the edges of v: compress in C)
                 key = (v, u) if v < u else (u, v)
                 if key not in changed:
                     changed[key] = row[u]
