@@ -811,7 +811,22 @@ def pair_round(rd: _Round) -> list[DutchPair]:
 
     m = _Matcher(n)
     top = score[0]
-    compatible = [[rd.compatible(players[i], players[j]) for j in range(i)] for i in range(n)]
+    # compatible[i][j] (j < i): rd.compatible(players[i], players[j]), its terms read once per player
+    forbidden, late = rd.forbidden, rd.played_rounds >= rd.rounds_total - 1
+    top_score = rd.played_rounds * max(rd.system.win, rd.system.draw) >> 1
+    free = object()  # (no absolute preference: equal to nobody's)
+    strict = [p.preference if p.absolute_preference else free for p in players]  # a colour he must have
+    high = [late and p.score > top_score for p in players]
+    numbers = [p.number for p in players]
+    compatible = []
+    for i in range(n):
+        barred, colour, high_i = forbidden.get(numbers[i], ()), strict[i], high[i]
+        if colour is free or high_i:  # the colours never stop him
+            compatible.append([numbers[j] not in barred for j in range(i)])
+        else:
+            compatible.append(
+                [numbers[j] not in barred and (strict[j] != colour or high[j]) for j in range(i)]
+            )
     if n & 1:  # who gets the bye: the top bit says whether both players are of the top score group
         unit = sgs_shift + sg_bits
         m.set_plain(
