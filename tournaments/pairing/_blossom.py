@@ -929,14 +929,26 @@ def max_weight_matching(  # noqa: C901
             deltatype = -1
             delta = deltaedge = deltablossom = None
 
+            # The S-, T- and free vertices, in the graph's order (their labels hold until the
+            # duals are updated).
+            svs, tvs, fvs = [], [], []
+            for v in gnodes:
+                lb = label.get(inblossom[v])
+                if lb == 1:
+                    svs.append(v)
+                elif lb == 2:
+                    tvs.append(v)
+                else:
+                    fvs.append(v)
+
             # Compute delta1: the minimum dual of an S-vertex.
             deltatype = 1
-            delta = min(dualvar[v] for v in gnodes if label.get(inblossom[v]) == 1)
+            delta = min(map(dualvar.__getitem__, svs))
 
             # Compute delta2: the minimum slack on any edge between
             # an S-vertex and a free vertex.
-            for v in W:
-                if label.get(inblossom[v]) is None and bestedge.get(v) is not None:
+            for v in fvs:
+                if bestedge.get(v) is not None:
                     d = slack(*bestedge[v])
                     if d < delta:
                         delta = d
@@ -995,13 +1007,12 @@ def max_weight_matching(  # noqa: C901
             # Update dual variables according to delta.
             bestslack.clear()
             spent += 2 * delta
-            for v in gnodes:
-                if label.get(inblossom[v]) == 1:
-                    # S-vertex: 2*u = 2*u - 2*delta
-                    dualvar[v] -= delta
-                elif label.get(inblossom[v]) == 2:
-                    # T-vertex: 2*u = 2*u + 2*delta
-                    dualvar[v] += delta
+            for v in svs:
+                # S-vertex: 2*u = 2*u - 2*delta
+                dualvar[v] -= delta
+            for v in tvs:
+                # T-vertex: 2*u = 2*u + 2*delta
+                dualvar[v] += delta
             for b in blossomdual:
                 if blossomparent[b] is None:
                     if label.get(b) == 1:
