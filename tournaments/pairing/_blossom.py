@@ -40,6 +40,7 @@ Copied from networkx (networkx/algorithms/matching.py), under its licence:
 from __future__ import annotations
 
 from collections import Counter
+from heapq import heappop, heappush
 from itertools import repeat
 
 
@@ -49,7 +50,7 @@ class NoNode:
 class Blossom:
     """Representation of a non-trivial blossom or sub-blossom."""
 
-    __slots__ = ["childs", "edges", "mybestedges"]
+    __slots__ = ["childs", "edges", "leafcache"]
 
     # b.childs is an ordered list of b's sub-blossoms, starting with
     # the base and going round the blossom.
@@ -58,22 +59,28 @@ class Blossom:
     # b.edges[i] = (v, w) where v is a vertex in b.childs[i]
     # and w is a vertex in b.childs[wrap(i+1)].
 
-    # If b is a top-level S-blossom,
-    # b.mybestedges is a list of least-slack edges to neighboring
-    # S-blossoms, or None if no such list has been computed yet.
-    # This is used for efficient computation of delta3.
-
     # The blossom's leaf vertices, as a list (networkx's generator's order: the solve's path
-    # depends on it).
+    # depends on it), kept in b.leafcache (None: not known) until b's children or those of one
+    # of its sub-blossoms are rotated (augmentBlossom, which rotates every blossom from the
+    # top-level one down to each one it rotates); not to be changed by the caller. (A
+    # sub-blossom's leaves come in its own order, so a known list of one is taken whole.)
     def leaves(self):
+        out = self.leafcache
+        if out is not None:
+            return out
         out = []
         stack = [*self.childs]
         while stack:
             t = stack.pop()
             if t.__class__ is Blossom:
-                stack.extend(t.childs)
+                known = t.leafcache
+                if known is None:
+                    stack.extend(t.childs)
+                else:
+                    out += known
             else:
                 out.append(t)
+        self.leafcache = out
         return out
 
 
@@ -305,9 +312,18 @@ def max_weight_matching(  # noqa: C901
     # such that w is a vertex in b, or None if b's base vertex is single.
     labeledge = {}
 
-    # bestedge[w] = (v, w): the least-slack edge from an S-vertex to the free vertex w;
-    # bestedge[b]: the least-slack edge from the top-level S-blossom b to a different S-blossom.
+    # bestedge[w] = (v, w): the least-slack edge from an S-vertex to the free vertex w.
     bestedge = {}
+
+    # The edges between S-vertices of different blossoms, for delta3 (networkx keeps the
+    # least-slack one of each S-blossom, and computes a new blossom's from its sub-blossoms'
+    # lists or its vertices' edges): a heap of (slack + spent, v, w), the least-slack such edge
+    # that the scan of the S-vertex v met (an edge to a vertex that becomes S later is met by
+    # that one's scan). Both ends stay S for the rest of the stage, so every dual update takes
+    # twice its delta off every such slack, which ``spent`` counts instead: the least key is the
+    # least slack, once each entry whose edge a blossom has taken inside since is replaced by
+    # its vertex's least-slack edge to another S-blossom then.
+    sedges = []
 
     # If (v, w) in allowedge or (w, v) in allowedg, then the edge
     # (v, w) is known to have zero slack in the optimization problem;
@@ -382,18 +398,21 @@ def max_weight_matching(  # noqa: C901
         dv = dualvar[v]
         if not dv or v in mate or inblossom[v] != v:
             continue
-        row = W[v]
+        # (one pass: the least slack, and the first single end in the row of an edge that has it)
         least = dv
-        for w, x in row.items():
-            if w != v and dv + dualvar[w] - scale * x < least:
-                least = dv + dualvar[w] - scale * x
-        dv -= least
-        dualvar[v] = dv
-        for w, x in row.items():
-            if w != v and w not in mate and dv + dualvar[w] == scale * x:
-                mate[v] = w
-                mate[w] = v
-                break
+        pick = None
+        for w, x in W[v].items():
+            if w != v:
+                kslack = dv + dualvar[w] - scale * x
+                if kslack < least:
+                    least = kslack
+                    pick = None if w in mate else w
+                elif kslack == least and pick is None and w not in mate:
+                    pick = w
+        dualvar[v] = dv - least
+        if pick is not None:
+            mate[v] = pick
+            mate[pick] = v
 
     # Queue of newly discovered S-vertices.
     queue = []
@@ -472,6 +491,7 @@ def max_weight_matching(  # noqa: C901
         bw = inblossom[w]
         # Create blossom.
         b = Blossom()
+        b.leafcache = None
         blossombase[b] = base
         blossomparent[b] = None
         blossomparent[bb] = b
@@ -515,49 +535,9 @@ def max_weight_matching(  # noqa: C901
                 # part of an S-blossom; add it to the queue.
                 queue.append(v)
             inblossom[v] = b
-        # Compute b.mybestedges (and each one's slack, computed once).
-        bestedgeto = {}
-        bestslackto = {}
+        # (its edges to the other S-blossoms are in ``sedges`` already: no best edges to compute)
         for bv in path:
-            if isinstance(bv, Blossom) and bv.mybestedges is not None:
-                # Walk this subblossom's least-slack edges.
-                nblist = bv.mybestedges
-                # The sub-blossom won't need this data again.
-                bv.mybestedges = None
-                for k in nblist:
-                    (i, j) = k
-                    if inblossom[j] == b:
-                        i, j = j, i
-                    bj = inblossom[j]
-                    if bj != b and label.get(bj) == 1:
-                        kslack = slack(i, j)
-                        if bj not in bestslackto or kslack < bestslackto[bj]:
-                            bestedgeto[bj] = k
-                            bestslackto[bj] = kslack
-            else:
-                # This subblossom does not have a list of least-slack
-                # edges; get the information from the vertices.
-                for v in bv.leaves() if isinstance(bv, Blossom) else (bv,):
-                    dv = dualvar[v]
-                    for w, x in W[v].items():
-                        bw = inblossom[w]
-                        if bw != b and label.get(bw) == 1:  # (v is in b already: no self-loop)
-                            kslack = dv + dualvar[w] - scale * x
-                            known = bestslackto.get(bw)
-                            if known is None or kslack < known:
-                                bestedgeto[bw] = (v, w)
-                                bestslackto[bw] = kslack
-            # Forget about least-slack edge of the subblossom.
             bestedge[bv] = None
-        b.mybestedges = list(bestedgeto.values())
-        # Select bestedge[b].
-        mybestedge = None
-        for bj, k in bestedgeto.items():
-            kslack = bestslackto[bj]
-            if mybestedge is None or kslack < mybestslack:
-                mybestedge = k
-                mybestslack = kslack
-        bestedge[b] = mybestedge
 
     # Expand the given top-level blossom.
     def expandBlossom(b, endstage):
@@ -721,6 +701,7 @@ def max_weight_matching(  # noqa: C901
                 mate[x] = w
             # Rotate the list of sub-blossoms to put the new base at the front.
             b.childs = b.childs[i:] + b.childs[:i]
+            b.leafcache = None
             b.edges = b.edges[i:] + b.edges[:i]
             blossombase[b] = blossombase[b.childs[0]]
             assert blossombase[b] == v
@@ -821,8 +802,8 @@ def max_weight_matching(  # noqa: C901
         # Forget all about least-slack edges.
         bestedge.clear()
         bestslack.clear()
-        for b in blossomdual:
-            b.mybestedges = None
+        sedges.clear()
+        spent = 0  # twice the deltas of the stage: what has been taken off the slacks in sedges
 
         # Loss of labeling means that we can not be sure that currently
         # allowable edges remain allowable throughout this stage.
@@ -860,11 +841,14 @@ def max_weight_matching(  # noqa: C901
                 dv = dualvar[v]
                 bv = inblossom[v]
                 allowed_v = allowedge.get(v, ())  # (v's set, if any, is only added to in this loop)
+                sbest = sbest_w = None  # v's least-slack non-allowable edge to another S-blossom
                 for w, x in W[v].items():
                     # w is a neighbor to v
                     bw = inblossom[w]
-                    if bv == bw:
+                    if bv is bw:
                         # this edge is internal to a blossom (or a self-loop); ignore it
+                        # (``is``: inblossom holds one object for each top-level blossom or
+                        # single vertex, and comparing a blossom with a vertex by ``==`` is slow)
                         continue
                     if w in allowed_v:
                         allowed = True
@@ -918,14 +902,9 @@ def max_weight_matching(  # noqa: C901
                             label[w] = 2
                             labeledge[w] = (v, w)
                     elif lbw == 1:
-                        # keep track of the least-slack non-allowable edge to
-                        # a different S-blossom (its slack kept while the duals are).
-                        best = bestedge.get(bv)
-                        if best is None or kslack < (
-                            known[1] if (known := bestslack.get(bv)) is not None and known[0] is best else slack(*best)
-                        ):
-                            bestedge[bv] = best = (v, w)
-                            bestslack[bv] = (best, kslack)
+                        # a non-allowable edge to a different S-blossom: for delta3.
+                        if sbest_w is None or kslack < sbest:
+                            sbest, sbest_w = kslack, w
                     elif label.get(w) is None:
                         # w is a free vertex (or an unreached vertex inside
                         # a T-blossom) but we can not reach it yet;
@@ -936,6 +915,9 @@ def max_weight_matching(  # noqa: C901
                         ):
                             bestedge[w] = best = (v, w)
                             bestslack[w] = (best, kslack)
+                else:
+                    if sbest_w is not None:
+                        heappush(sedges, (sbest + spent, v, sbest_w))
 
             if augmented:
                 break
@@ -947,14 +929,26 @@ def max_weight_matching(  # noqa: C901
             deltatype = -1
             delta = deltaedge = deltablossom = None
 
+            # The S-, T- and free vertices, in the graph's order (their labels hold until the
+            # duals are updated).
+            svs, tvs, fvs = [], [], []
+            for v in gnodes:
+                lb = label.get(inblossom[v])
+                if lb == 1:
+                    svs.append(v)
+                elif lb == 2:
+                    tvs.append(v)
+                else:
+                    fvs.append(v)
+
             # Compute delta1: the minimum dual of an S-vertex.
             deltatype = 1
-            delta = min(dualvar[v] for v in gnodes if label.get(inblossom[v]) == 1)
+            delta = min(map(dualvar.__getitem__, svs))
 
             # Compute delta2: the minimum slack on any edge between
             # an S-vertex and a free vertex.
-            for v in W:
-                if label.get(inblossom[v]) is None and bestedge.get(v) is not None:
+            for v in fvs:
+                if bestedge.get(v) is not None:
                     d = slack(*bestedge[v])
                     if d < delta:
                         delta = d
@@ -962,23 +956,36 @@ def max_weight_matching(  # noqa: C901
                         deltaedge = bestedge[v]
 
             # Compute delta3: half the minimum slack on any edge between
-            # a pair of S-blossoms.
-            for b in blossomparent:
-                if blossomparent[b] is None and label.get(b) == 1 and bestedge.get(b) is not None:
-                    kslack = slack(*bestedge[b])
-                    if kslack & 1:
-                        # Roots of unequal parity (a warm start): double the duals and the weights.
-                        break
-                    d = kslack // 2
-                    if d < delta:
-                        delta = d
-                        deltatype = 3
-                        deltaedge = bestedge[b]
-
-            else:
-                kslack = 0
+            # a pair of S-blossoms (the edges a blossom has taken inside dropped first).
+            while sedges:
+                key, v, w = sedges[0]
+                bv = inblossom[v]
+                if bv is not inblossom[w]:
+                    break
+                heappop(sedges)
+                dv, sbest_w = dualvar[v], None
+                for w, x in W[v].items():
+                    bw = inblossom[w]
+                    if bw is not bv and label.get(bw) == 1:
+                        kslack = dv + dualvar[w] - scale * x
+                        if sbest_w is None or kslack < sbest:
+                            sbest, sbest_w = kslack, w
+                if sbest_w is not None:
+                    heappush(sedges, (sbest + spent, v, sbest_w))
+            kslack = 0
+            if sedges:
+                key, v, w = sedges[0]
+                kslack = key - spent
+                d = kslack // 2
+                if not kslack & 1 and d < delta:
+                    delta = d
+                    deltatype = 3
+                    deltaedge = (v, w)
             if kslack & 1:
+                # Roots of unequal parity (a warm start): double the duals and the weights.
                 scale *= 2
+                spent *= 2
+                sedges[:] = [(key * 2, v, w) for key, v, w in sedges]  # (still a heap)
                 bestslack.clear()
                 for v in dualvar:
                     dualvar[v] *= 2
@@ -999,13 +1006,13 @@ def max_weight_matching(  # noqa: C901
 
             # Update dual variables according to delta.
             bestslack.clear()
-            for v in gnodes:
-                if label.get(inblossom[v]) == 1:
-                    # S-vertex: 2*u = 2*u - 2*delta
-                    dualvar[v] -= delta
-                elif label.get(inblossom[v]) == 2:
-                    # T-vertex: 2*u = 2*u + 2*delta
-                    dualvar[v] += delta
+            spent += 2 * delta
+            for v in svs:
+                # S-vertex: 2*u = 2*u - 2*delta
+                dualvar[v] -= delta
+            for v in tvs:
+                # T-vertex: 2*u = 2*u + 2*delta
+                dualvar[v] += delta
             for b in blossomdual:
                 if blossomparent[b] is None:
                     if label.get(b) == 1:

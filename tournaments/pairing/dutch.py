@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import compress
 
 from tournaments.pairing._blossom import WarmState, max_weight_matching
 from tournaments.pairing.trf import BLACK, WHITE, PointSystem, TrfRound, TrfTournament
@@ -461,7 +462,7 @@ class _Matcher:
         w, changed = self.w, self.changed
         for v, other in ((a, b), (b, a)):  # what ``set`` does but for ``pending``: a fixed player leaves the reduced graph
             row = w[v]
-            for u in [u for u, x in enumerate(row) if x and u != other]:
+            for u in [u for u in compress(range(len(row)), row) if u != other]:  # (the edges of v: compress in C)
                 key = (v, u) if v < u else (u, v)
                 if key not in changed:
                     changed[key] = row[u]
@@ -810,7 +811,22 @@ def pair_round(rd: _Round) -> list[DutchPair]:
 
     m = _Matcher(n)
     top = score[0]
-    compatible = [[rd.compatible(players[i], players[j]) for j in range(i)] for i in range(n)]
+    # compatible[i][j] (j < i): rd.compatible(players[i], players[j]), its terms read once per player
+    forbidden, late = rd.forbidden, rd.played_rounds >= rd.rounds_total - 1
+    top_score = rd.played_rounds * max(rd.system.win, rd.system.draw) >> 1
+    free = object()  # (no absolute preference: equal to nobody's)
+    strict = [p.preference if p.absolute_preference else free for p in players]  # a colour he must have
+    high = [late and p.score > top_score for p in players]
+    numbers = [p.number for p in players]
+    compatible = []
+    for i in range(n):
+        barred, colour, high_i = forbidden.get(numbers[i], ()), strict[i], high[i]
+        if colour is free or high_i:  # the colours never stop him
+            compatible.append([numbers[j] not in barred for j in range(i)])
+        else:
+            compatible.append(
+                [numbers[j] not in barred and (strict[j] != colour or high[j]) for j in range(i)]
+            )
     if n & 1:  # who gets the bye: the top bit says whether both players are of the top score group
         unit = sgs_shift + sg_bits
         m.set_plain(

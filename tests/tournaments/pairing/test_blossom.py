@@ -141,3 +141,40 @@ def test_matchings_after_most_of_the_graph_changed_are_maximum(seed):
                     edges[a, b] = max(1, x + gain[a])
                 else:
                     edges[a, b] = big + rng.randint(0, 3) * (big >> 2)
+
+
+def _leaves_walked(b):  # noqa: ANN001, ANN202
+    """b's leaves in networkx's order, walked again (``Blossom.leaves`` keeps its list)."""
+    out, stack = [], [*b.childs]
+    while stack:
+        t = stack.pop()
+        if isinstance(t, int):
+            out.append(t)
+        else:
+            stack.extend(t.childs)
+    return out
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_matchings_through_many_blossoms_are_maximum(seed):
+    """Graphs of small weights, whose solves make blossoms of blossoms: delta3 (half
+    the least slack between two S-blossoms) taken from the heap of the edges the scans met, the
+    edges a new blossom took inside dropped, with the duals doubled on an odd least slack; and
+    the leaves that each blossom left keeps, after the augmentations that rotated it."""
+    rng = random.Random(seed)
+    n = rng.randint(30, 60)
+    vertices = list(range(n))
+    edges = {(a, b): rng.randint(1, 20) for a in vertices for b in vertices if a < b and rng.random() < 0.3}
+    state, told = WarmState(), WarmState()
+    kept: dict[int, dict[int, int]] | None = None
+    blossoms = 0
+    for _ in range(8):
+        kept = _solved_three_ways(vertices, edges, state, told, kept)
+        blossoms += len(state.blossomdual) + len(told.blossomdual)  # (those left with a positive dual)
+        for b in (*state.blossomdual, *told.blossomdual):  # each known list of leaves is the walk's
+            assert b.leaves() == _leaves_walked(b)
+        for v in rng.sample(vertices, k=rng.randint(1, 4)):
+            for u in vertices:
+                if u != v and rng.random() < 0.3:
+                    edges[(min(u, v), max(u, v))] = rng.randint(1, 20)
+    assert blossoms
