@@ -70,7 +70,7 @@ def test_a_template_of_other_migration_files_is_dropped_unless_someone_is_connec
             cursor.execute(f'CREATE DATABASE "{database}"')
         try:
             with _server(busy):
-                template_db._drop_stale(cursor, {"NAME": name}, keep=kept)
+                template_db._drop_stale(cursor, f"test_{name}_template_", keep=kept)
             cursor.execute("SELECT datname FROM pg_database WHERE datname LIKE %s ORDER BY datname",
                            [f"test_{name}_template_%"])
             assert [row[0] for row in cursor.fetchall()] == sorted([busy, kept])

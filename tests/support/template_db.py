@@ -25,6 +25,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCK_KEY = 7_402_611  # pg_advisory_lock's key for building templates; any number nobody else uses
@@ -44,55 +45,44 @@ def migrations_fingerprint() -> str:
     return digest.hexdigest()[:12]
 
 
-def _maintenance_connection(settings_dict: dict):
-    import psycopg
-
-    connection = psycopg.connect(
-        dbname="postgres", user=settings_dict.get("USER") or None, password=settings_dict.get("PASSWORD") or None,
-        host=settings_dict.get("HOST") or None, port=settings_dict.get("PORT") or None, autocommit=True)
-    return connection
-
-
 def _exists(cursor, name: str) -> bool:
     cursor.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name])
     return cursor.fetchone() is not None
 
 
-def _database_url(settings_dict: dict, name: str) -> str:
-    user = settings_dict.get("USER") or ""
-    password = f":{settings_dict['PASSWORD']}" if settings_dict.get("PASSWORD") else ""
-    host = settings_dict.get("HOST") or "127.0.0.1"
-    port = f":{settings_dict['PORT']}" if settings_dict.get("PORT") else ""
-    return f"postgres://{user}{password}@{host}{port}/{name}"
+def _database_url(name: str) -> str:
+    """The run's ``DATABASE_URL`` (its server, user and options) naming the database ``name``."""
+    return urlsplit(os.environ["DATABASE_URL"])._replace(path=f"/{name}").geturl()
 
 
-def migrated_template(settings_dict: dict) -> str:
-    """Returns the name of the migrated template database for these settings, building it if none exists."""
-    name = f"test_{settings_dict['NAME']}_template_{migrations_fingerprint()}"
-    with _maintenance_connection(settings_dict) as connection, connection.cursor() as cursor:
+def migrated_template(connection) -> str:  # noqa: ANN001
+    """Returns the name of the migrated template database for this connection's settings, building it if
+    none exists. On the server through Django's own connection for creating databases (``_nodb_cursor``)."""
+    prefix = f"test_{connection.settings_dict['NAME']}_template_"
+    name = prefix + migrations_fingerprint()
+    with connection._nodb_cursor() as cursor:
         cursor.execute("SELECT pg_advisory_lock(%s)", [LOCK_KEY])
         try:
             if not _exists(cursor, name):
                 building = f"{name}_building"
                 cursor.execute(f'DROP DATABASE IF EXISTS "{building}"')
                 cursor.execute(f'CREATE DATABASE "{building}" TEMPLATE template0')
-                env = {**os.environ, "DATABASE_URL": _database_url(settings_dict, building)}
+                env = {**os.environ, "DATABASE_URL": _database_url(building)}
                 run = subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env,
                                      capture_output=True, text=True)
                 if run.returncode != 0:
                     cursor.execute(f'DROP DATABASE IF EXISTS "{building}"')
                     raise RuntimeError(f"migrating the template database {building} failed:\n{run.stdout}{run.stderr}")
                 cursor.execute(f'ALTER DATABASE "{building}" RENAME TO "{name}"')
-                _drop_stale(cursor, settings_dict, keep=name)
+                _drop_stale(cursor, prefix, keep=name)
         finally:
             cursor.execute("SELECT pg_advisory_unlock(%s)", [LOCK_KEY])
     return name
 
 
-def _drop_stale(cursor, settings_dict: dict, keep: str) -> None:
-    """Drops the templates of other migration files that nobody is connected to."""
-    cursor.execute("SELECT datname FROM pg_database WHERE datname LIKE %s AND datname <> %s",
-                   [f"test_{settings_dict['NAME']}_template_%", keep])
+def _drop_stale(cursor, prefix: str, keep: str) -> None:  # noqa: ANN001
+    """Drops the templates named ``prefix`` and another fingerprint that nobody is connected to."""
+    cursor.execute("SELECT datname FROM pg_database WHERE datname LIKE %s AND datname <> %s", [f"{prefix}%", keep])
     for (stale,) in cursor.fetchall():
         cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s", [stale])
         if cursor.fetchone()[0] == 0:
@@ -101,12 +91,11 @@ def _drop_stale(cursor, settings_dict: dict, keep: str) -> None:
 
 def clone_test_databases_from_a_template() -> None:
     """Makes Django create the default test database from the migrated template (PostgreSQL only)."""
-    from django.conf import settings
+    from django.db import connection
 
-    settings_dict = settings.DATABASES["default"]
-    if settings_dict["ENGINE"] != "django.db.backends.postgresql":
+    if connection.vendor != "postgresql":
         return
-    settings_dict.setdefault("TEST", {})["TEMPLATE"] = migrated_template(settings_dict)
+    connection.settings_dict.setdefault("TEST", {})["TEMPLATE"] = migrated_template(connection)
 
 
 def drop_test_databases_whoever_is_connected() -> None:
