@@ -39,8 +39,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-import networkx as nx
-
 from tournaments.pairing.types import Pairing, PairingError
 
 BLACK = "B"
@@ -167,6 +165,9 @@ def _solve(order: list[SwissPlayer], width: int, *, first: int | None = None,
         attempts: list[tuple[int, int] | None] = [None]
     else:
         attempts = [(width, 1), (4 * width, 3), None] if first is None else [(width, 2), None]
+    import networkx as nx  # here, not at the top: importing it takes a tenth of a second, and every process
+    # of the project (web, workers, commands) imports this module, most never to pair a round
+
     best: list[tuple[int, int]] = []
     for attempt in attempts:
         if attempt is None:
