@@ -9,19 +9,27 @@ from __future__ import annotations
 
 import pytest
 
+from tests.support.shared_rows import fresh, module_rows
+
 pytestmark = [pytest.mark.django_db]
 
 HOSTILE = [None, True, [], {}, {"a": [1]}, [[[]]], 2**63, -(2**63), 10**400, 1.5, 1e308, -0.0, "", "x" * 3000,
            "\x00", "<script>", "1-2" + " " * 5000 + "a"]
 
 
-@pytest.fixture
-def world(client_as, director, referee, make_user):
-    """A standalone game, a running Swiss with a preview, and a finished-game log entry to appeal."""
+def _world() -> dict:
+    """A standalone game, a running Swiss with a preview, and a club with P0 a member, made through the API by
+    its director "dir" (the module's shared rows: tests/support/shared_rows.py)."""
+    from rest_framework.test import APIClient
+
+    from accounts.services import user_create_with_role
     from players.models import Player
 
-    api = client_as(director)
-    make_user("arb", "director")
+    director = user_create_with_role(username="dir", password="a-long-test-password", role="director")
+    user_create_with_role(username="ref", password="a-long-test-password", role="referee")
+    user_create_with_role(username="arb", password="a-long-test-password", role="director")
+    api = APIClient()
+    api.force_authenticate(user=director)
     players = [Player.objects.create(name=f"P{i}", rating=1500 + i) for i in range(4)]
     game = api.post("/api/v1/games/", {"black": players[0].pk, "white": players[1].pk, "referees": ["ref"]},
                     format="json").json()["id"]
@@ -33,9 +41,27 @@ def world(client_as, director, referee, make_user):
         api.post("/api/v1/tournaments/spring/entries/", {"player": player.pk}, format="json")
     assert api.post("/api/v1/tournaments/spring/status/", {"status": "running"}, format="json").status_code == 200
     assert api.post("/api/v1/tournaments/spring/rounds/", format="json").status_code == 201
-    club = api.post("/api/v1/clubs/", {"name": "Home"}, format="json").json()["id"]  # a club, P0 a member
+    club = api.post("/api/v1/clubs/", {"name": "Home"}, format="json").json()["id"]
     assert api.post(f"/api/v1/clubs/{club}/players/", {"player": players[0].pk}, format="json").status_code == 201
-    return api, game, players
+    return {"director": director, "game": game, "players": players}
+
+
+@pytest.fixture(scope="module")
+def world_rows(request, django_db_setup, django_db_blocker):
+    with module_rows(request, django_db_blocker, _world) as rows:
+        yield rows
+
+
+@pytest.fixture
+def director(world_rows):
+    """The world's director (the conftest's would be a second "dir")."""
+    return fresh(world_rows["director"])
+
+
+@pytest.fixture
+def world(world_rows, client_as, director):
+    """The director's API client, the standalone game's id and the 4 players."""
+    return client_as(director), world_rows["game"], fresh(world_rows["players"])
 
 
 def _writes(game: int, players) -> list[tuple[str, str, dict]]:

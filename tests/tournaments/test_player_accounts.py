@@ -12,7 +12,8 @@ from tests.tournaments import test_trust_boundaries
 from tests.tournaments.test_trust_boundaries import client_for, game_of
 from tournaments import services
 
-clubs = test_trust_boundaries.clubs  # the fixture: two clubs' running tournaments
+clubs_rows = test_trust_boundaries.clubs_rows  # the fixtures: two clubs' running tournaments, built once a module
+clubs = test_trust_boundaries.clubs
 
 pytestmark = pytest.mark.django_db
 

@@ -3,7 +3,7 @@ players and arbiters, and outsiders who must change nothing of the other club's.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 import pytest
@@ -15,6 +15,7 @@ from clubs.models import Club as ClubRecord
 from clubs.models import ClubLog, ClubMember
 from games.models import Game, Move
 from players.models import Player, PlayerClaim, PlayerLog
+from tests.support.shared_rows import fresh, module_rows
 from tournaments import services
 from tournaments.models import Entry, Match, Round, Tournament, TournamentLog
 
@@ -58,12 +59,28 @@ def _club(make_user, name: str, *, linked_user: Any = None, clock: dict | None =
                 secretary)
 
 
-@pytest.fixture
-def clubs(make_user):
+def _clubs() -> tuple[Club, Club, Any]:
+    from accounts.services import user_create_with_role
+
+    def make_user(username: str, role: str) -> Any:
+        return user_create_with_role(username=username, password="a-long-test-password", role=role)
+
     player_user = make_user("pla", "player")
-    a = _club(make_user, "a", linked_user=player_user)
-    b = _club(make_user, "b")
-    return a, b, player_user
+    return _club(make_user, "a", linked_user=player_user), _club(make_user, "b"), player_user
+
+
+@pytest.fixture(scope="module")
+def clubs_rows(request, django_db_setup, django_db_blocker):
+    """The two clubs, built once for the module's tests (tests/support/shared_rows.py)."""
+    with module_rows(request, django_db_blocker, _clubs) as rows:
+        yield rows
+
+
+@pytest.fixture
+def clubs(clubs_rows):
+    """The two clubs' records, read again for the test, and the player user linked to club a's first player."""
+    a, b, player_user = clubs_rows
+    return (*(Club(*(fresh(getattr(club, f.name)) for f in fields(Club))) for club in (a, b)), fresh(player_user))
 
 
 def client_for(user: Any) -> APIClient:
