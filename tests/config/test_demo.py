@@ -1,20 +1,22 @@
-"""The demo: made through the services, with a genuine record, and every page of it renders."""
-
-import io
+"""The demo: made through the services, with a genuine record, its event, and every page of it renders (the
+seeding command: test_demo_command.py). The demo is seeded once for the module's tests."""
 
 import pytest
 from django.contrib.auth import authenticate
 from django.contrib.auth.models import User
-from django.core.management import call_command
 from django.test import Client
 
 from arbitration.models import LogEntry
+from events import selectors
+from events.demo import EVENT_SLUG, MATCH_SLUG, SERIES_SLUG
+from events.models import Event, TitleMatch
 from games.models import Game, Move
 from games.rules import Position
 from players.models import Player
+from tests.support.shared_rows import module_rows
 from tournaments.ballots import deck
 from tournaments.demo import DEMO_SLUG, SWISS_SLUG, demo_seed, master_games, master_games_for
-from tournaments.models import MatchGame, RatingHistory, Tournament, TournamentLog
+from tournaments.models import MatchGame, Presence, RatingHistory, Tournament, TournamentLog
 
 pytestmark = [pytest.mark.django_db(transaction=False), pytest.mark.smoke]
 
@@ -31,8 +33,15 @@ def test_the_master_games_excerpt_covers_the_ballot_deck_and_replays():
             assert game.result in ("1-0", "0-1", "1/2-1/2")
 
 
-def test_the_demo_is_made_by_the_services_with_lots_ballots_and_real_games():
-    logins = demo_seed()
+@pytest.fixture(scope="module")
+def demo(request, django_db_setup, django_db_blocker):
+    """The demo, seeded once for the module's tests (tests/support/shared_rows.py); its logins."""
+    with module_rows(request, django_db_blocker, demo_seed) as logins:
+        yield logins
+
+
+def test_the_demo_is_made_by_the_services_with_lots_ballots_and_real_games(demo):
+    logins = demo
     assert [login.username for login in logins] == (
         ["director", "referee1", "referee2"] + [f"player{i}" for i in range(1, 9)] + ["secretary"]
     )
@@ -86,22 +95,6 @@ def test_the_demo_is_made_by_the_services_with_lots_ballots_and_real_games():
     assert TournamentLog.objects.filter(tournament=swiss, kind="ratings_updated").exists()
 
 
-def test_the_demo_passes_verify_log_and_seeding_twice_adds_nothing():
-    out = io.StringIO()
-    call_command("seed_demo", stdout=out)
-    assert "Demo tournament loaded" in out.getvalue()
-    counts = (Tournament.objects.count(), Game.objects.count(), LogEntry.objects.count(), User.objects.count())
-    out = io.StringIO()
-    call_command("seed_demo", stdout=out)
-    assert "already" in out.getvalue()
-    assert (Tournament.objects.count(), Game.objects.count(), LogEntry.objects.count(), User.objects.count()) == counts
-    report = io.StringIO()
-    call_command("verify_log", stdout=report)  # exits 1 (SystemExit) on a broken chain
-    text = report.getvalue()
-    assert "demo-club-championship: OK" in text and "demo-autumn-swiss: OK" in text
-    assert text.count(": OK") == Game.objects.count() + Tournament.objects.count()  # the apps above add to the demo
-
-
 def _pages() -> list[str]:
     pages = ["/", "/tournaments/", "/games/"]
     for tournament in Tournament.objects.all():
@@ -116,8 +109,7 @@ def _pages() -> list[str]:
     return pages
 
 
-def test_every_page_of_the_demo_renders_for_each_role():
-    demo_seed()
+def test_every_page_of_the_demo_renders_for_each_role(demo):
     anonymous = Client()
     for page in _pages():
         response = anonymous.get(page)
@@ -136,3 +128,30 @@ def test_every_page_of_the_demo_renders_for_each_role():
         assert referee.get(page).status_code == 200, page
     for page in ["/", "/tournaments/me/"]:
         assert player.get(page).status_code == 200, page
+
+
+def test_the_demo_tournament_page_shows_its_games(demo):
+    page = Client().get(f"/tournaments/{DEMO_SLUG}/").content.decode()
+    assert page.count('data-testid="match"') == 8  # two rounds of 4 matches, made by the services
+    assert page.count('data-testid="game-link"') == 16 and 'data-testid="loose-game"' not in page
+
+
+def test_the_demo_holds_an_event_of_three_sections_a_title_match_and_a_series(demo):
+    """The demo's event: three sections under way after one desk, a short title match, a series; its pages
+    render."""
+    event = Event.objects.get(slug=EVENT_SLUG)
+    sections = list(event.sections.select_related("tournament").order_by("order"))
+    assert [s.name for s in sections] == ["Masters", "Major", "Minor"]
+    assert sections[0].tournament.games_per_match == 4
+    for section in sections:
+        assert section.tournament.status == "running"
+        assert Presence.objects.filter(tournament=section.tournament, present=True).count() == 4
+        assert section.tournament.rounds.get().status == "preview"  # paired after the desk, for the director
+    match = TitleMatch.objects.get(slug=MATCH_SLUG)
+    assert match.status == "finished" and match.match_games.count() == 3  # decided with a game to spare
+    assert selectors.title_match_detail(match)[0].score == (5, 1)
+    assert not Game.objects.filter(round__isnull=True, status="in_progress").exists()
+    client = Client()
+    for url in (f"/events/{EVENT_SLUG}/", f"/events/{EVENT_SLUG}/programme/", f"/events/matches/{MATCH_SLUG}/",
+                f"/events/matches/{MATCH_SLUG}/scoresheet/", f"/events/series/{SERIES_SLUG}/", "/events/"):
+        assert client.get(url).status_code == 200, url

@@ -89,15 +89,6 @@ def test_dashboard_registers_a_new_player_and_corrects_a_result(director):
     assert game.result == new
 
 
-def test_the_demo_tournament_page_shows_its_games():
-    from tournaments.demo import DEMO_SLUG, demo_seed
-
-    demo_seed()
-    page = _client().get(f"/tournaments/{DEMO_SLUG}/").content.decode()
-    assert page.count('data-testid="match"') == 8  # two rounds of 4 matches, made by the services
-    assert page.count('data-testid="game-link"') == 16 and 'data-testid="loose-game"' not in page
-
-
 def test_dashboard_pairs_edits_forfeits_and_publishes(director):
     from tournaments.models import Match
 
