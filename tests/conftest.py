@@ -40,6 +40,17 @@ def pytest_collection_modifyitems(config, items):
     items.sort(key=lambda item: item.get_closest_marker("exclusive") is not None)
 
 
+@pytest.fixture(autouse=True)
+def servers_only_where_marked(request):
+    """A test may start a web server (tests/support/live.py) only if it is marked so (``server``, or another
+    mark that keeps it out of ``make test-fast``): an unmarked one would slip into the edit-test loop."""
+    from tests.support import live
+
+    live.SERVER_ALLOWED = any(request.node.get_closest_marker(mark) for mark in live.SERVER_MARKS)
+    yield
+    live.SERVER_ALLOWED = None
+
+
 @pytest.hookimpl(hookwrapper=True, tryfirst=True)
 def pytest_runtest_protocol(item, nextitem):
     """Before a test marked ``exclusive``, waits for the background part of ``make test-postgres`` (the

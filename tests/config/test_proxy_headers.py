@@ -64,6 +64,7 @@ def sign_in(port: int, username: str, password: str, forwarded_for: str) -> int:
         connection.close()
 
 
+@pytest.mark.server
 def test_a_rotated_x_forwarded_for_does_not_beat_the_sign_in_lock_out(uvicorn_server, make_user):
     make_user("boss", "director")
     codes = [sign_in(uvicorn_server.port, "boss", "wrong-guess", f"198.51.100.{n}") for n in range(1, 6)]
@@ -71,6 +72,7 @@ def test_a_rotated_x_forwarded_for_does_not_beat_the_sign_in_lock_out(uvicorn_se
     assert sign_in(uvicorn_server.port, "boss", PASSWORD, "198.51.100.77") == 429
 
 
+@pytest.mark.server
 def test_a_rotated_x_forwarded_for_does_not_beat_the_per_address_stream_cap(uvicorn_server, make_user):
     from arbitration.services import game_create
     from players.models import Player

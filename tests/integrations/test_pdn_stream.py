@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-pytestmark = [pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.server, pytest.mark.django_db(transaction=True)]  # a real uvicorn (``web``)
 
 
 @pytest.fixture

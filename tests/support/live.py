@@ -18,6 +18,11 @@ from tests.support.net import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 
+# Set by tests/conftest.py around each test: whether the test may start a web server (it carries one of the
+# marks that keep it out of ``make test-fast``). None outside a test (a benchmark, a script): no check.
+SERVER_ALLOWED: bool | None = None
+SERVER_MARKS = ("server", "e2e", "celery", "serial", "background")
+
 
 class WebProcess:
     """Runs ``uvicorn config.asgi:application`` on a free port of 127.0.0.1 against the test database."""
@@ -40,6 +45,9 @@ class WebProcess:
                 "127.0.0.1", "--port", str(self.port), "--no-access-log", "--workers", str(self.processes)]
 
     def start(self, timeout: float = 30.0) -> WebProcess:
+        if SERVER_ALLOWED is False:
+            raise RuntimeError(f"a test that starts a web server is marked one of {SERVER_MARKS} (server: "
+                               "`make test-fast` has no server)")
         log = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115
         self.process = subprocess.Popen(
             self.command(),
