@@ -309,7 +309,7 @@ class _Matcher:
         upper = [v for v in range(self.n) if v not in fixed and not plain[v]]
         members = set(upper)
         if len(upper) + len(self.reduced_lower) != self.n - len(fixed) or not members.issubset(self.reduced_upper):
-            return False  # a player became plain or stopped being plain (then the plain ones changed too)
+            return False  # a player stopped being plain (or became plain): the graph is another one
         smate = state.mate
         for v in self.reduced_upper:
             if v not in members:  # gone: it must leave with its mate
