@@ -33,11 +33,12 @@ because the goal is its pairings; the code is our own.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import compress
 
-from tournaments.pairing._blossom import WarmState, max_weight_matching
+from tournaments.pairing._blossom import Blossom, WarmState, max_weight_matching
 from tournaments.pairing.trf import BLACK, WHITE, PointSystem, TrfRound, TrfTournament
 from tournaments.pairing.types import PairingError
 
@@ -168,6 +169,12 @@ class _Matcher:
         self.warm_whole = WarmState()
         self.reduced_graph: dict[int, dict[int, int]] | None = None  # the last one solved
         self.pending: set[tuple[int, int]] | None = None  # edges set since (None: the halves changed)
+        # whether the reduced graph's warm state (its duals changed by ``cert_dual``) proves the
+        # matching a maximum one of the graph as it was at the last matching (``_certified``)
+        self.proven = False
+        self.reduced_upper: list[int] = []  # the players of the reduced graph last solved, and the plain ones
+        self.reduced_lower: list[int] = []
+        self.cert_dual: dict[int, int] = {}  # the duals ``_certified`` changed since the last solve
 
     def set(self, a: int, b: int, weight: int) -> None:
         row = self.w[a]
@@ -273,12 +280,135 @@ class _Matcher:
                 return True
         return False
 
+    def _certified(self) -> bool:
+        """Says whether the last matching is still a maximum one, by a dual solution that proves it.
+
+        The last solve of the reduced graph (``_reduced``) left an optimal dual solution of it
+        (``_blossom.WarmState``: a dual for each vertex and each blossom, every edge's slack at
+        least 0, the matched ones tight, every single vertex's dual 0). Since, some pairs matched
+        to each other may have left (finalized) and some edges changed. The duals of the vertices
+        and blossoms that stay still bound every matching of what is left (a pair leaving a
+        blossom, or one of its players and the base's mate leaving, keeps the slack of each of
+        its edges and the matching's edges inside it, so its term of the bound still holds and
+        is met). Then a cover of the edges changed since the last matching: each of its vertices
+        (none matched to another) takes the dual that keeps its matched edge tight (0 if single,
+        ``dual``, which holds the duals so changed since the solve); if every edge of those
+        vertices keeps a slack of at least 0, the duals prove the matching a maximum one of the
+        graph as it is now, and the plain players' pairs stand as they were (``_reduced``).
+
+        The finalizing of the remainder's pairs changes the edges of one player at a time by
+        small addends, which most often leave him the opponent he has: the solve is skipped, and
+        the next one starts from the last solution with all the changes since (``pending``: the
+        reduced graph and the warm state stay as the last solve left them). Round 3 of 1,000
+        players: 301 of the round's 510 matchings kept so.
+        """
+        graph, state = self.reduced_graph, self.warm_reduced
+        if not self.proven or self.pending is None or graph is None or state.graph is not graph:
+            return False
+        if len(self.changed) > 8 * self.n:  # more than a few players' rows: a rewrite, which the solve is for
+            return False
+        w, half, mate, fixed, plain = self.w, self.half, self.mate, self.fixed, self.plain
+        upper = [v for v in range(self.n) if v not in fixed and not plain[v]]
+        members = set(upper)
+        if len(upper) + len(self.reduced_lower) != self.n - len(fixed) or not members.issubset(self.reduced_upper):
+            return False  # a player stopped being plain (or became plain): the graph is another one
+        smate = state.mate
+        for v in self.reduced_upper:
+            if v not in members:  # gone: it must leave with its mate
+                m = smate.get(v)
+                if m is None or m < 0 or m in members:
+                    return False
+        edges = []  # the edges between players of the graph whose reduced weight changed
+        for (a, b), old in self.changed.items():
+            e = w[a][b]
+            if e == old or a in fixed or b in fixed:
+                continue
+            if not e and mate[a] == b:  # (a pair of the plain players' search, or a single's)
+                return False
+            if a in members and b in members:
+                if e:
+                    e -= half[a] + half[b]
+                if old:
+                    old -= half[a] + half[b]
+                if max(e, 0) != max(old, 0):
+                    edges.append((a, b))
+        if not edges:
+            return True
+        # the vertices that take new duals: a cover of those edges, by the ends that hold most of them
+        ends = Counter(v for edge in edges for v in edge)
+        cover = set()
+        for a, b in edges:
+            if a not in cover and b not in cover:
+                cover.add(a if ends[a] >= ends[b] else b)
+        dualvar, blossomdual, blossomparent = state.dualvar, state.blossomdual, state.blossomparent
+        inblossom, scale, dual = state.inblossom, state.scale, self.cert_dual
+
+        def twice_z(v: int) -> dict[int, int]:
+            """Twice the duals of the blossoms that hold both ``v`` and each other vertex of its
+            top-level blossom (the others: 0), down the blossom tree along ``v``'s branch."""
+            path = []
+            b = blossomparent[v]
+            while b is not None:
+                path.append(b)
+                b = blossomparent[b]
+            out: dict[int, int] = {}
+            z = 0
+            for i in range(len(path) - 1, -1, -1):
+                b = path[i]
+                z += 2 * blossomdual[b]
+                below = path[i - 1] if i else v
+                for c in b.childs:
+                    if c is below:
+                        continue
+                    if c.__class__ is Blossom:
+                        for u in c.leaves():
+                            out[u] = z
+                    else:
+                        out[c] = z
+            return out
+
+        around = {}
+        for v in cover:
+            m = smate.get(v)
+            around[v] = z = twice_z(v) if inblossom[v] != v else {}
+            if m is None:
+                dual[v] = 0
+            elif m in cover:
+                return False
+            else:
+                e = graph[v][m] if m < 0 else w[v][m] - half[v] - half[m]
+                d = scale * e - dual.get(m, dualvar[m]) - z.get(m, 0)
+                if d < 0:
+                    return False
+                dual[v] = d
+        for v in cover:  # every edge of v, with its weight now
+            dv, z, row, half_v = dual[v], around[v], w[v], half[v]
+            sink = graph[v].get(_SINK)
+            if sink is not None and dv + dual.get(_SINK, dualvar[_SINK]) + z.get(_SINK, 0) < scale * sink:
+                return False
+            for u in upper:
+                e = row[u]
+                if e and u != v:
+                    e -= half_v + half[u]
+                    if e > 0 and dv + dual.get(u, dualvar[u]) + z.get(u, 0) < scale * e:
+                        return False
+        return True
+
     def compute(self) -> list[int]:
-        if self.computed and self._still_optimal():
-            self.changed.clear()
-            return self.mate
+        if self.computed:
+            # (the certificate first: a matching that ``_still_optimal`` keeps may no longer be
+            # proven by the duals, for the next certificate)
+            if self._certified():
+                self.changed.clear()
+                return self.mate
+            if self._still_optimal():
+                self.proven = False
+                self.changed.clear()
+                return self.mate
         active = [v for v in range(self.n) if v not in self.fixed]
         mate = self._reduced(active) if self.half is not None else None
+        self.proven = mate is not None
+        self.cert_dual = {}
         if mate is None:
             w = self.w
             graph = {}
@@ -322,6 +452,7 @@ class _Matcher:
         if not lower:
             return None
         upper = [v for v in active if not self.plain[v]]
+        self.reduced_upper, self.reduced_lower = upper, lower
         bye = None
         if len(active) & 1:
             sink, pendant = _SINK, _PENDANT
@@ -455,6 +586,17 @@ class _Matcher:
             y = pairs[x]
             pairs[a], pairs[x], pairs[b], pairs[y] = x, a, y, b
         return pairs
+
+    def start_afresh(self) -> None:
+        """Makes the next solve start from nothing instead of the last solution.
+
+        For the first matching of a bracket: every edge among its players and the next score
+        group was written again (the criteria of the current bracket), the warm start keeps
+        hardly a pair of the last solution (round 3 of 1,000 players: 1 of 277) and its duals,
+        raised to make the new edges feasible, leave the solve more stages than a cold start's
+        (the first matchings of the brackets of rounds 2-5: 0.4-1.3 s, a third less cold).
+        """
+        self.warm_reduced.graph = self.warm_whole.graph = None
 
     def finalize(self, a: int, b: int, weight: int) -> None:
         self.fixed[a], self.fixed[b] = b, a
@@ -909,6 +1051,7 @@ def pair_round(rd: _Round) -> list[DutchPair]:
         def in_bracket(v: int, low: int = sg_begin_vertex, high: int = nsgb_vertex) -> bool:
             return low <= v < high
 
+        m.start_afresh()
         mate = m.compute()
         # Which moved-down players are paired in this bracket.
         md_score = None

@@ -1,0 +1,84 @@
+"""The Dutch pairing's matcher (``tournaments.pairing.dutch._Matcher``) against networkx's
+``max_weight_matching``: after each step of a pairing-like sequence (a few players' edges given
+new weights, one player's edges small addends, the pair he gets finalized), the matching it
+returns, whether solved again or kept by ``_still_optimal`` or by the dual certificate
+(``_certified``), weighs the heaviest matching of the players left."""
+
+from __future__ import annotations
+
+import random
+
+import networkx as nx
+import pytest
+
+from tournaments.pairing import dutch
+from tournaments.pairing.dutch import _Matcher
+
+
+def _heaviest(m: _Matcher) -> int:
+    active = [v for v in range(m.n) if v not in m.fixed]
+    g = nx.Graph()
+    g.add_nodes_from(active)
+    g.add_weighted_edges_from(
+        (a, b, m.w[a][b]) for i, a in enumerate(active) for b in active[:i] if m.w[a][b]
+    )
+    return sum(m.w[a][b] for a, b in nx.max_weight_matching(g))
+
+
+def _weight(m: _Matcher, mate: list[int]) -> int:
+    total = 0
+    for a in range(m.n):
+        b = mate[a]
+        assert mate[b] == a
+        if a < b and a not in m.fixed:
+            assert m.w[a][b], "a pair of the matching has no edge"
+            total += m.w[a][b]
+    return total
+
+
+@pytest.mark.parametrize("seed", range(100))
+def test_every_matching_kept_or_solved_is_a_maximum_one(seed, monkeypatch):
+    rng = random.Random(seed)
+    n = rng.randint(6, 26)
+    big = 1 << rng.choice([12, 40, 190])  # every edge's top bits: the heaviest matchings are the largest
+    spread = rng.choice([2, 2, 3, 8, 1000])  # 2, 3: many equal weights (blossoms), as in a score group
+    half = [(big >> 1) + rng.randrange(spread) for _ in range(n)]
+    compatible = [[rng.random() < 0.85 for _ in range(i)] for i in range(n)]
+    m = _Matcher(n)
+    m.set_plain(half, compatible)
+    kept = [0]
+    certified = _Matcher._certified
+
+    def counted(self: _Matcher) -> bool:
+        found = certified(self)
+        kept[0] += found
+        return found
+
+    monkeypatch.setattr(dutch._Matcher, "_certified", counted)
+    assert _weight(m, m.compute()) == _heaviest(m)
+    bracket = rng.sample(range(n), k=rng.randint(2, n))  # the players whose edges the steps change
+    for a in bracket:
+        for b in bracket:
+            if a < b and m.w[a][b]:
+                m.set(a, b, big + rng.randrange(4 * spread))
+    for _ in range(3 * n):
+        active = [v for v in bracket if v not in m.fixed]
+        if len(active) < 2:
+            break
+        pv = rng.choice(active)
+        if rng.random() < 0.15:  # a rewrite of several players' edges
+            for a in rng.sample(active, k=min(3, len(active))):
+                for b in active:
+                    if a != b and m.w[a][b]:
+                        m.set(a, b, big + rng.randrange(4 * spread))
+        else:  # small addends to one player's edges, as the finalizing of the remainder gives
+            for b in active:
+                if b != pv and m.w[pv][b]:
+                    m.set(pv, b, m.w[pv][b] + rng.randrange(3))
+        mate = m.compute()
+        assert _weight(m, mate) == _heaviest(m)
+        if mate[pv] != pv and rng.random() < 0.7:
+            m.finalize(pv, mate[pv], 4 * big)
+            assert _weight(m, m.compute()) == _heaviest(m)
+    if seed == 0:
+        assert kept[0], "the certificate was never used"
