@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.shared_rows import fresh, module_rows
+from tests.support.shared_rows import fresh, module_fixture
 
 pytestmark = [pytest.mark.django_db]
 
@@ -46,10 +46,7 @@ def _world() -> dict:
     return {"director": director, "game": game, "players": players}
 
 
-@pytest.fixture(scope="module")
-def world_rows(request, django_db_setup, django_db_blocker):
-    with module_rows(request, django_db_blocker, _world) as rows:
-        yield rows
+world_rows = module_fixture(_world)
 
 
 @pytest.fixture

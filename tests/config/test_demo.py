@@ -13,7 +13,7 @@ from events.models import Event, TitleMatch
 from games.models import Game, Move
 from games.rules import Position
 from players.models import Player
-from tests.support.shared_rows import module_rows
+from tests.support.shared_rows import module_fixture
 from tournaments.ballots import deck
 from tournaments.demo import DEMO_SLUG, SWISS_SLUG, demo_seed, master_games, master_games_for
 from tournaments.models import MatchGame, Presence, RatingHistory, Tournament, TournamentLog
@@ -33,11 +33,7 @@ def test_the_master_games_excerpt_covers_the_ballot_deck_and_replays():
             assert game.result in ("1-0", "0-1", "1/2-1/2")
 
 
-@pytest.fixture(scope="module")
-def demo(request, django_db_setup, django_db_blocker):
-    """The demo, seeded once for the module's tests (tests/support/shared_rows.py); its logins."""
-    with module_rows(request, django_db_blocker, demo_seed) as logins:
-        yield logins
+demo = module_fixture(demo_seed)  # the demo, seeded once for the module's tests; its logins
 
 
 def test_the_demo_is_made_by_the_services_with_lots_ballots_and_real_games(demo):

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from tests.support.shared_rows import fresh, module_rows
+from tests.support.shared_rows import fresh, module_fixture, module_rows
 
 pytestmark = [pytest.mark.django_db]
 
@@ -18,10 +18,7 @@ def _build(prefix: str = "Shared") -> dict:
     return {"players": [Player.objects.create(name=f"{prefix} {i}", rating=1500 + i) for i in range(3)]}
 
 
-@pytest.fixture(scope="module")
-def rows(request, django_db_setup, django_db_blocker):
-    with module_rows(request, django_db_blocker, _build) as built:
-        yield built
+rows = module_fixture(_build)
 
 
 @pytest.mark.parametrize("turn", range(3))

@@ -68,6 +68,18 @@ def module_rows(request: pytest.FixtureRequest, django_db_blocker: Any, build: C
             atomic.__exit__(None, None, None)
 
 
+def module_fixture(build: Callable[[], Any]) -> Any:
+    """A module-scoped fixture of the rows ``build`` makes (``module_rows``), named as the module names it:
+    ``world_rows = module_fixture(_world)``."""
+
+    @pytest.fixture(scope="module")
+    def rows(request: pytest.FixtureRequest, django_db_setup: None, django_db_blocker: Any) -> Iterator[Any]:
+        with module_rows(request, django_db_blocker, build) as built:
+            yield built
+
+    return rows
+
+
 def fresh(obj: T) -> T:
     """A copy of the model object ``obj`` read again from the database (a list or tuple of them: each; None:
     None)."""

@@ -15,7 +15,7 @@ from clubs.models import Club as ClubRecord
 from clubs.models import ClubLog, ClubMember
 from games.models import Game, Move
 from players.models import Player, PlayerClaim, PlayerLog
-from tests.support.shared_rows import fresh, module_rows
+from tests.support.shared_rows import fresh, module_fixture
 from tournaments import services
 from tournaments.models import Entry, Match, Round, Tournament, TournamentLog
 
@@ -69,11 +69,7 @@ def _clubs() -> tuple[Club, Club, Any]:
     return _club(make_user, "a", linked_user=player_user), _club(make_user, "b"), player_user
 
 
-@pytest.fixture(scope="module")
-def clubs_rows(request, django_db_setup, django_db_blocker):
-    """The two clubs, built once for the module's tests (tests/support/shared_rows.py)."""
-    with module_rows(request, django_db_blocker, _clubs) as rows:
-        yield rows
+clubs_rows = module_fixture(_clubs)  # the two clubs, built once for the module's tests
 
 
 @pytest.fixture
