@@ -200,12 +200,24 @@ def _master_for(row: MatchGame, taken: set[str]) -> MasterGame | None:
 
 
 def _play_round(round_: Round, director: Any, taken: set[str], *, notice_board: int | None = None) -> None:
-    for row, game in _round_games(round_):
-        master = _master_for(row, taken)
-        notice_at = None
-        if notice_board == row.match.board and row.number == 1 and master is not None and len(master.moves) > 20:
-            notice_at = len(master.moves) - 8
+    """Plays the round's games from master games; with ``notice_board``, one of them has a 40-move notice on
+    record: the first from that board on (then the boards before it) whose master game is long enough (the
+    ballots are drawn by lot: a board's may open no master game, or a short one)."""
+    games = [(row, game, _master_for(row, taken)) for row, game in _round_games(round_)]
+    noticed = None
+    if notice_board is not None:
+        noticed = notice_game([(row.match.board, row.number, master) for row, _, master in games], notice_board)
+    for index, (_, game, master) in enumerate(games):
+        notice_at = len(master.moves) - 8 if master is not None and index == noticed else None
         _finish_as_recorded(game, master, by=_referee(game, director), notice_at=notice_at)
+
+
+def notice_game(games: list[tuple[int, int, MasterGame | None]], board: int) -> int | None:
+    """The index in ``games`` ((board, game number, master game or None), in play order) of the game to take
+    the 40-move notice: the first from ``board`` on, then from the boards before it, whose master game is
+    longer than 20 plies; None if none is."""
+    order = sorted(range(len(games)), key=lambda i: (games[i][0] < board, games[i][0], games[i][1]))
+    return next((i for i in order if games[i][2] is not None and len(games[i][2].moves) > 20), None)
 
 
 # --- the demo -----------------------------------------------------------------------------------
