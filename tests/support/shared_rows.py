@@ -27,12 +27,15 @@ T = TypeVar("T")
 
 
 def _transactional(item: pytest.Item) -> bool:
+    """Whether pytest-django runs ``item`` as a transactional test (its own reading of the marker, as in
+    ``_django_db_helper``)."""
+    from pytest_django.fixtures import validate_django_db
+
     marker = item.get_closest_marker("django_db")
+    transactional, reset_sequences = validate_django_db(marker)[:2] if marker is not None else (False, False)
     fixtures = getattr(item, "fixturenames", ())
-    return bool(
-        (marker is not None and (marker.kwargs.get("transaction") or (marker.args and marker.args[0])))
-        or {"transactional_db", "live_server", "django_db_reset_sequences"}.intersection(fixtures)
-    )
+    return bool(transactional or reset_sequences
+                or {"transactional_db", "live_server", "django_db_reset_sequences"}.intersection(fixtures))
 
 
 @contextmanager
