@@ -1,9 +1,12 @@
-"""The demo: made through the services, with a genuine record, its event, and every page of it renders (the
-seeding command: test_demo_command.py). The demo is seeded once for the module's tests."""
+"""The demo: made by its command through the services, with a genuine record, its event, and every page of it
+renders; a second run of the command adds nothing. The demo is seeded once for the module's tests, by the command."""
+
+import io
 
 import pytest
 from django.contrib.auth import authenticate
 from django.contrib.auth.models import User
+from django.core.management import call_command
 from django.test import Client
 
 from arbitration.models import LogEntry
@@ -15,7 +18,7 @@ from games.rules import Position
 from players.models import Player
 from tests.support.shared_rows import module_fixture
 from tournaments.ballots import deck
-from tournaments.demo import DEMO_SLUG, SWISS_SLUG, demo_seed, master_games, master_games_for
+from tournaments.demo import DEMO_SLUG, SWISS_SLUG, Login, master_games, master_games_for
 from tournaments.models import MatchGame, Presence, RatingHistory, Tournament, TournamentLog
 
 pytestmark = [pytest.mark.django_db(transaction=False), pytest.mark.smoke]
@@ -33,7 +36,40 @@ def test_the_master_games_excerpt_covers_the_ballot_deck_and_replays():
             assert game.result in ("1-0", "0-1", "1/2-1/2")
 
 
-demo = module_fixture(demo_seed)  # the demo, seeded once for the module's tests; its logins
+
+
+def _seeded_by_the_command() -> tuple[list[Login], str]:
+    """``manage.py seed_demo`` on the empty database: the logins it prints, and its output."""
+    out = io.StringIO()
+    call_command("seed_demo", stdout=out)
+    text = out.getvalue()
+    table = text.split("Logins (kept in", 1)[1].splitlines()[2:]  # after the path's line and the header
+    return [Login(*line.split()) for line in table if line.strip()], text
+
+
+seeded = module_fixture(_seeded_by_the_command)  # the demo, seeded once for the module's tests
+
+
+@pytest.fixture
+def demo(seeded):
+    """The demo's logins."""
+    return seeded[0]
+
+
+def test_the_command_seeds_once_a_second_run_adds_nothing_and_the_record_passes_verify_log(seeded):
+    logins, output = seeded
+    assert output.startswith("Demo tournament loaded")
+    assert {login.role for login in logins} >= {"director", "referee"} and all(len(login.password) >= 12 for login in logins)
+    counts = (Tournament.objects.count(), Game.objects.count(), LogEntry.objects.count(), User.objects.count())
+    out = io.StringIO()
+    call_command("seed_demo", stdout=out)
+    assert "already" in out.getvalue()
+    assert (Tournament.objects.count(), Game.objects.count(), LogEntry.objects.count(), User.objects.count()) == counts
+    report = io.StringIO()
+    call_command("verify_log", stdout=report)  # exits 1 (SystemExit) on a broken chain
+    text = report.getvalue()
+    assert "demo-club-championship: OK" in text and "demo-autumn-swiss: OK" in text
+    assert text.count(": OK") == Game.objects.count() + Tournament.objects.count()  # the apps above add to the demo
 
 
 def test_the_demo_is_made_by_the_services_with_lots_ballots_and_real_games(demo):
@@ -151,3 +187,20 @@ def test_the_demo_holds_an_event_of_three_sections_a_title_match_and_a_series(de
     for url in (f"/events/{EVENT_SLUG}/", f"/events/{EVENT_SLUG}/programme/", f"/events/matches/{MATCH_SLUG}/",
                 f"/events/matches/{MATCH_SLUG}/scoresheet/", f"/events/series/{SERIES_SLUG}/", "/events/"):
         assert client.get(url).status_code == 200, url
+
+
+def test_the_40_move_notice_goes_to_the_first_long_master_game_from_its_board_on():
+    """The ballots are drawn by lot: board 2's may open no master game (ballot 141) or a short one; the notice
+    then goes to the next board's, and to an earlier board's only if no later one has a long game."""
+    from types import SimpleNamespace
+
+    from tournaments.demo import notice_game
+
+    long, short = SimpleNamespace(moves=["11-15"] * 30), SimpleNamespace(moves=["11-15"] * 12)
+    games = [(1, 1, long), (1, 2, long), (2, 1, long), (2, 2, long), (3, 1, long)]
+    assert notice_game(games, 2) == 2  # board 2, game 1, as before
+    games = [(1, 1, long), (1, 2, long), (2, 1, None), (2, 2, short), (3, 1, short), (3, 2, long)]
+    assert notice_game(games, 2) == 5
+    games = [(1, 1, short), (1, 2, long), (2, 1, None), (2, 2, None), (3, 1, short)]
+    assert notice_game(games, 2) == 1
+    assert notice_game([(1, 1, None), (2, 1, short)], 2) is None

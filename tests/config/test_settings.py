@@ -18,14 +18,16 @@ def clean_env(env: dict[str, str]) -> dict[str, str]:
     return {"DJANGO_LOG_KEY": "tests-only-log-key", **base, **env}
 
 
-def django_script(code: str) -> list[str]:
-    """Returns the command that runs ``code`` after django.setup()."""
+def django_script(code: str, *, setup: bool = True) -> list[str]:
+    """Returns the command that runs ``code`` after django.setup(), or (``setup=False``: code that only reads
+    settings) once the settings are configured (they are read on the first access: a quarter of the start)."""
     script = "import django, os\nos.environ.setdefault('DJANGO_SETTINGS_MODULE', 'config.settings')\n"
-    return [sys.executable, "-c", script + "django.setup()\n" + textwrap.dedent(code)]
+    return [sys.executable, "-c", script + ("django.setup()\n" if setup else "") + textwrap.dedent(code)]
 
 
-def run_django(code: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(django_script(code), cwd=ROOT, env=clean_env(env), capture_output=True, text=True, timeout=120)
+def run_django(code: str, env: dict[str, str], *, setup: bool = True) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(django_script(code, setup=setup), cwd=ROOT, env=clean_env(env), capture_output=True,
+                          text=True, timeout=120)
 
 
 def test_without_a_secret_key_the_system_refuses_to_start(tmp_path):
@@ -48,19 +50,20 @@ def test_without_a_log_key_the_system_refuses_to_start(tmp_path):
 def test_the_log_keys_come_from_the_environment_or_var(tmp_path):
     code = "from django.conf import settings; print(settings.LOG_KEY, settings.LOG_KEYS_OLD)"
     result = run_django(code, {"DJANGO_VAR_DIR": str(tmp_path), "DJANGO_SECRET_KEY": "k", "DJANGO_LOG_KEY": "new",
-                               "DJANGO_LOG_KEYS_OLD": "old1, old2"})
+                               "DJANGO_LOG_KEYS_OLD": "old1, old2"}, setup=False)
     assert result.stdout.strip() == "new ['old1', 'old2']"
     (tmp_path / "log_key").write_text("from-var\n")
     env = clean_env({"DJANGO_VAR_DIR": str(tmp_path), "DJANGO_SECRET_KEY": "k"})
     del env["DJANGO_LOG_KEY"]
-    result = subprocess.run(django_script(code), cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    result = subprocess.run(django_script(code, setup=False), cwd=ROOT, env=env, capture_output=True, text=True,
+                            timeout=120)
     assert result.stdout.strip() == "from-var []"
 
 
 def test_the_secret_key_comes_from_the_environment(tmp_path):
     result = run_django(
         "from django.conf import settings; print(settings.SECRET_KEY, settings.DEBUG)",
-        {"DJANGO_VAR_DIR": str(tmp_path), "DJANGO_SECRET_KEY": "from-the-environment"},
+        {"DJANGO_VAR_DIR": str(tmp_path), "DJANGO_SECRET_KEY": "from-the-environment"}, setup=False,
     )
     assert result.stdout.split() == ["from-the-environment", "False"]
 
@@ -73,6 +76,7 @@ def test_the_database_and_broker_come_from_the_environment(tmp_path):
             "DJANGO_VAR_DIR": str(tmp_path), "DJANGO_SECRET_KEY": "k",
             "DATABASE_URL": "postgres://u:p@db.example:5433/club", "CELERY_BROKER_URL": "redis://r:6379/2",
         },
+        setup=False,
     )
     assert result.stdout.split() == ["django.db.backends.postgresql", "club", "db.example", "redis://r:6379/2"]
 
@@ -120,16 +124,16 @@ SECURITY_PRINT = (
 
 
 def test_https_settings_are_off_by_default_for_make_run(tmp_path):
-    result = run_django(SECURITY_PRINT, {"DJANGO_VAR_DIR": str(tmp_path), "DJANGO_SECRET_KEY": "k"})
+    result = run_django(SECURITY_PRINT, {"DJANGO_VAR_DIR": str(tmp_path), "DJANGO_SECRET_KEY": "k"}, setup=False)
     assert result.stdout.split() == ["False", "False", "False", "0", "False", "[\"'self'\"]"], result.stderr
 
 
 def test_django_secure_switches_on_redirect_secure_cookies_and_hsts(tmp_path):
     env = {"DJANGO_VAR_DIR": str(tmp_path), "DJANGO_SECRET_KEY": "k", "DJANGO_SECURE": "1",
            "DJANGO_BEHIND_TLS_PROXY": "1"}
-    result = run_django(SECURITY_PRINT, env)
+    result = run_django(SECURITY_PRINT, env, setup=False)
     assert result.stdout.split() == ["True", "True", "True", "31536000", "True", "[\"'self'\"]"], result.stderr
-    result = run_django(SECURITY_PRINT, {**env, "DJANGO_HSTS_SECONDS": "60", "DJANGO_SSL_REDIRECT": "0"})
+    result = run_django(SECURITY_PRINT, {**env, "DJANGO_HSTS_SECONDS": "60", "DJANGO_SSL_REDIRECT": "0"}, setup=False)
     assert result.stdout.split()[:4] == ["False", "True", "True", "60"]
 
 

@@ -6,7 +6,7 @@ import pytest
 
 
 @pytest.fixture
-def world(transactional_db):
+def world(db):
     """A round robin of 4 with round 1 published (tests/support/integrations_world.py)."""
     from tests.support.integrations_world import published_round
 

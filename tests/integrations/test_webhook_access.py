@@ -151,6 +151,7 @@ def test_each_write_to_a_webhook_is_authorised_for_its_tournament(world, client_
     assert not WebhookDelivery.objects.filter(pk=delivery.pk).exists()
 
 
+@pytest.mark.django_db(transaction=True)  # the resend is queued on the commit
 def test_send_again_delivers_a_given_up_delivery(world, client_as, loopback_allowed):
     from integrations import services
     from integrations.models import WebhookDelivery

@@ -32,7 +32,7 @@ def test_production_takes_the_smtp_server_from_the_environment(tmp_path):
               s.DEFAULT_FROM_EMAIL, s.SITE_URL)
     """, {"DJANGO_VAR_DIR": str(tmp_path), "DJANGO_SECRET_KEY": "k", "EMAIL_HOST": "smtp.example.org",
           "EMAIL_PORT": "465", "EMAIL_HOST_USER": "club", "EMAIL_HOST_PASSWORD": "pw", "EMAIL_USE_SSL": "1",
-          "DEFAULT_FROM_EMAIL": "club@example.org", "SITE_URL": "https://draughts.example.org/"})
+          "DEFAULT_FROM_EMAIL": "club@example.org", "SITE_URL": "https://draughts.example.org/"}, setup=False)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["django.core.mail.backends.smtp.EmailBackend", "smtp.example.org", "465",
                                      "club", "False", "True", "club@example.org", "https://draughts.example.org"]
