@@ -36,8 +36,6 @@ def test_the_master_games_excerpt_covers_the_ballot_deck_and_replays():
             assert game.result in ("1-0", "0-1", "1/2-1/2")
 
 
-
-
 def _seeded_by_the_command() -> tuple[list[Login], str]:
     """``manage.py seed_demo`` on the empty database: the logins it prints, and its output."""
     out = io.StringIO()
