@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.integrations_world import shared_world, world_rows  # noqa: F401 (world_rows: a fixture)
+from tests.support.integrations_world import given_up_delivery, shared_world, world_rows  # noqa: F401 (world_rows: a fixture)
 
 pytestmark = [pytest.mark.django_db]
 world = shared_world  # the world built once for the module's tests (world_rows), fresh copies for each
@@ -26,17 +26,6 @@ def hook(world, loopback_allowed):
 
     return services.webhook_create(acting_user=world["director"], tournament=world["tournament"],
                                    url="http://127.0.0.1:9/hook", events=["move"])
-
-
-def _delivery(hook):
-    from django.utils import timezone
-
-    from integrations.models import WebhookDelivery, WebhookStream
-
-    stream = WebhookStream.objects.create(webhook=hook, key="g:1", last_seq=1)
-    return WebhookDelivery.objects.create(webhook=hook, stream=stream, seq=1, event="move", body="{}",
-                                          status="failed", attempts=9, next_attempt_at=timezone.now(),
-                                          give_up_at=timezone.now())
 
 
 @pytest.mark.parametrize("url", [
@@ -81,7 +70,7 @@ def test_a_delivery_to_an_address_refused_later_is_not_sent(world, settings):
     settings.WEBHOOK_ALLOW_LOOPBACK = False
     hook = Webhook.objects.create(tournament=world["tournament"], url="http://127.0.0.1:9/hook", events=["move"],
                                   secret="s")
-    code, text = post(hook, _delivery(hook))
+    code, text = post(hook, given_up_delivery(hook))
     assert code is None and text.startswith("refused:")
 
 
@@ -124,7 +113,7 @@ def test_each_write_to_a_webhook_is_authorised_for_its_tournament(world, client_
     by its director and by an administrator it is done."""
     from integrations.models import Webhook, WebhookDelivery
 
-    delivery = _delivery(hook)
+    delivery = given_up_delivery(hook)
     writes = [
         ("patch", f"/api/v1/webhooks/{hook.pk}/", {"active": False}),
         ("post", f"/api/v1/webhook-deliveries/{delivery.pk}/resend", None),

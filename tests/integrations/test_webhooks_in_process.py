@@ -77,12 +77,12 @@ def test_send_again_delivers_a_given_up_delivery(world, client_as, loopback_allo
     """(Here, not beside the webhooks' other access tests: the resend is queued on the commit.)"""
     from integrations import services
     from integrations.models import WebhookDelivery
-    from tests.integrations.test_webhook_access import _delivery
+    from tests.support.integrations_world import given_up_delivery
 
     with Receiver() as receiver:
         hook = services.webhook_create(acting_user=world["director"], tournament=world["tournament"],
                                        url=receiver.url, events=["move"])
-        delivery = _delivery(hook)
+        delivery = given_up_delivery(hook)
         answer = client_as(world["director"]).post(f"/api/v1/webhook-deliveries/{delivery.pk}/resend")
         assert answer.status_code == 202, answer.content
         (request,) = receiver.wait_for(1)
