@@ -9,22 +9,18 @@ a dependency of schemathesis, imported by the webhooks' delivery) passes every t
 from __future__ import annotations
 
 import ast
-import re
 import sys
 from importlib import metadata
 from pathlib import Path
 
 from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 ROOT = Path(__file__).resolve().parents[2]
 NOT_THE_SYSTEM = {"tests", "benchmarks", "scripts", "docs", "static", "templates", "var"}
 # The module uWSGI's server gives the Python it embeds (pyuwsgi, in requirements.txt, is that server);
 # config/middleware.py imports it only when it runs there.
 INSIDE_THE_SERVER_ONLY = {"uwsgi"}
-
-
-def _normal(name: str) -> str:
-    return re.sub(r"[-_.]+", "-", name).lower()
 
 
 def runtime_distributions() -> set[str]:
@@ -38,7 +34,7 @@ def runtime_distributions() -> set[str]:
     while wanted:
         requirement = wanted.pop()
         for extra in requirement.extras or {""}:
-            key = (_normal(requirement.name), extra)
+            key = (canonicalize_name(requirement.name), extra)
             if key in closure:
                 continue
             closure.add(key)
@@ -72,7 +68,7 @@ def test_every_module_the_system_imports_comes_with_requirements_txt():
     missing = {}
     for path in system_modules():
         for name in imported_top_levels(path) - own - set(sys.stdlib_module_names) - INSIDE_THE_SERVER_ONLY:
-            distributions = {_normal(d) for d in installed_by.get(name, [])}
+            distributions = {canonicalize_name(d) for d in installed_by.get(name, [])}
             if not distributions & runtime:
                 missing.setdefault(name, []).append(str(path.relative_to(ROOT)))
     assert not missing, f"imported by the system but not installed by requirements.txt: {missing}"

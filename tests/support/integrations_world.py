@@ -36,7 +36,6 @@ def published_round() -> dict[str, Any]:
     return {"director": director, "other": other, "referee": referee, "tournament": tournament, "games": games}
 
 
-
 def given_up_delivery(hook: Any) -> Any:
     """A delivery of ``hook`` that failed 9 times and was given up (for sending again)."""
     from django.utils import timezone
@@ -47,6 +46,7 @@ def given_up_delivery(hook: Any) -> Any:
     return WebhookDelivery.objects.create(webhook=hook, stream=stream, seq=1, event="move", body="{}",
                                           status="failed", attempts=9, next_attempt_at=timezone.now(),
                                           give_up_at=timezone.now())
+
 
 world_rows = module_fixture(published_round)  # for a module whose tests are all non-transactional
 
