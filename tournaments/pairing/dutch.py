@@ -36,7 +36,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from itertools import compress
 
 from tournaments.pairing._blossom import Blossom, WarmState, max_weight_matching
 from tournaments.pairing.trf import BLACK, WHITE, PointSystem, TrfRound, TrfTournament
@@ -135,8 +134,8 @@ def _attach_sink(graph: dict[int, dict[int, int]], upper: list[int], half: dict[
 class _Matcher:
     """A complete graph with integer weights (0: no edge) and its maximum-weight matching.
 
-    A finalized pair is taken out of the graph (its edge is the heaviest and its players have
-    no other edge, so every maximum matching holds it): later matchings are smaller. And the
+    A finalized pair is taken out of the graph (``finalize``: every later matching is computed
+    on the players not fixed and holds the fixed pairs): later matchings are smaller. And the
     matching is not computed again when the weights changed since the last one cannot have
     made another matching heavier (``_still_optimal``): the pairing asks for a matching after
     every small step, and most steps confirm the one it has.
@@ -163,6 +162,7 @@ class _Matcher:
         self.fixed: dict[int, int] = {}
         self.changed: dict[tuple[int, int], int] = {}
         self.computed = False
+        self.afresh = False  # the weights were written again since the last matching (``set_rows``)
         self.half: list[int] | None = None
         self.plain = [False] * n
         self.warm_reduced = WarmState()  # the last solutions, where the next matchings start
@@ -192,25 +192,30 @@ class _Matcher:
             self.plain[a] = self.plain[b] = False
 
     def set_rows(self, vertices: list[int], rows: list[list[int]], begin: int) -> None:
-        """``set`` of each edge ``vertices[i]``-``vertices[j]`` to ``rows[i][j]``, for ``j < i`` and ``i >= begin``
-        (the same writes, the call inlined)."""
-        w, changed, pending, half, plain = self.w, self.changed, self.pending, self.half, self.plain
+        """Writes each edge ``vertices[i]``-``vertices[j]`` as ``rows[i][j]``, for ``j < i`` and ``i >= begin``:
+        a bracket's weights, all written again before its first matching, which starts afresh.
+
+        Nothing of it is recorded (``changed``, ``pending``): the next matching is computed from
+        nothing (``afresh``), on a reduced graph built again. The warm start kept hardly a pair of
+        the last solution (round 3 of 1,000 players: 1 of 277) and its duals, raised to make the
+        new edges feasible, left the solve more stages than a cold start's (the first matchings of
+        the brackets of rounds 2-5: 0.4-1.3 s, a third less cold); and recording the rewrite, some
+        600,000 edges a round of 1,000 players, cost more than building the graph again.
+        """
+        w, half, plain = self.w, self.half, self.plain
         for i in range(begin, len(vertices)):
             a, weights = vertices[i], rows[i]
             row = w[a]
             for j in range(i):
                 b, weight = vertices[j], weights[j]
-                old = row[b]
-                if old == weight:
+                if row[b] == weight:
                     continue
-                key = (a, b) if a < b else (b, a)
-                if key not in changed:
-                    changed[key] = old
-                if pending is not None:
-                    pending.add(key)
                 row[b] = w[b][a] = weight
                 if weight and half is not None and weight != half[a] + half[b]:
                     plain[a] = plain[b] = False
+        self.afresh = True
+        self.pending = None
+        self.warm_reduced.graph = self.warm_whole.graph = None
 
     def set_plain(self, half: list[int], compatible: list[list[bool]]) -> None:
         """Gives every edge its plain weight: ``half[a] + half[b]``, 0 if ``a`` and ``b`` may not meet."""
@@ -395,7 +400,7 @@ class _Matcher:
         return True
 
     def compute(self) -> list[int]:
-        if self.computed:
+        if self.computed and not self.afresh:
             # (the certificate first: a matching that ``_still_optimal`` keeps may no longer be
             # proven by the duals, for the next certificate)
             if self._certified():
@@ -423,6 +428,7 @@ class _Matcher:
         self.mate = mate
         self.changed.clear()
         self.computed = True
+        self.afresh = False
         return mate
 
     def _reduced(self, active: list[int]) -> list[int] | None:
@@ -587,28 +593,16 @@ class _Matcher:
             pairs[a], pairs[x], pairs[b], pairs[y] = x, a, y, b
         return pairs
 
-    def start_afresh(self) -> None:
-        """Makes the next solve start from nothing instead of the last solution.
-
-        For the first matching of a bracket: every edge among its players and the next score
-        group was written again (the criteria of the current bracket), the warm start keeps
-        hardly a pair of the last solution (round 3 of 1,000 players: 1 of 277) and its duals,
-        raised to make the new edges feasible, leave the solve more stages than a cold start's
-        (the first matchings of the brackets of rounds 2-5: 0.4-1.3 s, a third less cold).
-        """
-        self.warm_reduced.graph = self.warm_whole.graph = None
-
     def finalize(self, a: int, b: int, weight: int) -> None:
+        """Fixes the pair ``a``-``b`` (its edge the heaviest): both players leave the graph.
+
+        Every later matching is computed on the players not fixed and holds the fixed pairs as
+        they are, so the other edges of ``a`` and ``b`` are never read again: they are neither
+        cleared nor recorded as changed (a player's row is 1,000 edges; ``_certified`` and
+        ``_still_optimal`` would read each of them after every pair of the round).
+        """
         self.fixed[a], self.fixed[b] = b, a
         self.set(a, b, weight)
-        w, changed = self.w, self.changed
-        for v, other in ((a, b), (b, a)):  # what ``set`` does but for ``pending``: a fixed player leaves the reduced graph
-            row = w[v]
-            for u in [u for u in compress(range(len(row)), row) if u != other]:  # (the edges of v: compress in C)
-                key = (v, u) if v < u else (u, v)
-                if key not in changed:
-                    changed[key] = row[u]
-                row[u] = w[u][v] = 0
 
 
 @dataclass
@@ -935,21 +929,10 @@ def pair_round(rd: _Round) -> list[DutchPair]:
     # each player is alone (``_signature``), so it is computed once for each two kinds of players.
     kinds: dict[tuple, int] = {}
     kind = [kinds.setdefault(_signature(rd, p), len(kinds)) for p in players]
-    known: dict[tuple[int, int, bool, bool, int, bool], int] = {}
-
-    forbidden = rd.forbidden
-
-    def weight(sm: int, lg: int, cur: bool, nxt: bool, bye_score: int, single: bool) -> int:
-        hi, lo = players[sm], players[lg]
-        if lo.number in forbidden.get(hi.number, ()):  # the rest of ``compatible`` is the kinds'
-            return 0
-        key = (kind[sm], kind[lg], cur, nxt, bye_score, single)
-        found = known.get(key)
-        if found is None:
-            found = known[key] = _weight(
-                rd, hi, lo, cur, nxt, bye_score, sg_bits, sgs_shift, shifts, single, unplayed_ranks
-            )
-        return found
+    # known[kind of the lower-placed player, in the current bracket, bye score, single][kind of the
+    # higher-placed one]: their weight, if they may meet (barred_by[v]: whom v may not meet)
+    known: dict[tuple[int, bool, int, bool], dict[int, int]] = {}
+    barred_by = [rd.forbidden.get(p.number, ()) for p in players]
 
     m = _Matcher(n)
     top = score[0]
@@ -1028,9 +1011,24 @@ def pair_round(rd: _Round) -> list[DutchPair]:
             nxt_it += 1
         size = len(bracket)
         base: list[list[int]] = [[] for _ in range(size)]
-        for lg in range(sg_begin, size):
+        for lg in range(sg_begin, size):  # (``weight`` of each pair, its lookups made once a row)
             lv = bracket[lg]
-            base[lg] = [weight(bracket[sm], lv, lg < nsgb, lg >= nsgb, bye_score, single) for sm in range(lg)]
+            lo, cur = players[lv], lg < nsgb
+            known_lg = known.setdefault((kind[lv], cur, bye_score, single), {})
+            lo_number = lo.number
+            row = base[lg]
+            for sm in range(lg):
+                sv = bracket[sm]
+                if lo_number in barred_by[sv]:
+                    row.append(0)
+                    continue
+                k = kind[sv]
+                found = known_lg.get(k)
+                if found is None:
+                    found = known_lg[k] = _weight(
+                        rd, players[sv], lo, cur, not cur, bye_score, sg_bits, sgs_shift, shifts, single, unplayed_ranks
+                    )
+                row.append(found)
         m.set_rows(bracket, base, sg_begin)
         if nxt_it == n and nsgb < size:  # the next score group is the last one: it stands below
             m.set_halves(
@@ -1051,7 +1049,6 @@ def pair_round(rd: _Round) -> list[DutchPair]:
         def in_bracket(v: int, low: int = sg_begin_vertex, high: int = nsgb_vertex) -> bool:
             return low <= v < high
 
-        m.start_afresh()
         mate = m.compute()
         # Which moved-down players are paired in this bracket.
         md_score = None

@@ -1,6 +1,7 @@
 """The Dutch pairing's matcher (``tournaments.pairing.dutch._Matcher``) against networkx's
-``max_weight_matching``: after each step of a pairing-like sequence (a few players' edges given
-new weights, one player's edges small addends, the pair he gets finalized), the matching it
+``max_weight_matching``: after each step of a pairing-like sequence (a new bracket's edges all
+written again, a few players' edges given new weights, one player's edges small addends, the
+pair he gets finalized), the matching it
 returns, whether solved again or kept by ``_still_optimal`` or by the dual certificate
 (``_certified``), weighs the heaviest matching of the players left."""
 
@@ -66,7 +67,10 @@ def test_every_matching_kept_or_solved_is_a_maximum_one(seed, monkeypatch):
         if len(active) < 2:
             break
         pv = rng.choice(active)
-        if rng.random() < 0.15:  # a rewrite of several players' edges
+        if rng.random() < 0.1:  # a new bracket: every edge among the players left written again
+            rows = [[big + rng.randrange(4 * spread) if m.w[a][b] else 0 for b in active[:i]] for i, a in enumerate(active)]
+            m.set_rows(active, rows, 0)
+        elif rng.random() < 0.15:  # a rewrite of several players' edges
             for a in rng.sample(active, k=min(3, len(active))):
                 for b in active:
                     if a != b and m.w[a][b]:
