@@ -2,12 +2,13 @@
 
 Usage (from the project root)::
 
-    .venv/bin/python benchmarks/dutch.py [--players 1000] [--rounds 9] [--seed 1] [--draws 0.35]
+    .venv/bin/python benchmarks/dutch.py [--players 1000] [--rounds 9] [--seed 1] [--draws 0.35] [--hash]
 
 Builds a tournament of ``--players`` players (ratings spread from 2600 down), pairs round after
 round with ``tournaments.pairing.dutch`` and random results (the higher-rated player wins more
 often; ``--draws`` of the games are drawn), and prints the seconds each round took to pair: CPU time (the figure to compare on a busy
-machine) and elapsed time. The
+machine) and elapsed time; with ``--hash``, a digest of every round's pairs and colours, to tell that a change
+of the code pairs the same tournament identically (run old and new with the same arguments). The
 reference's figure on this machine, for comparison, is in docs/benchmarks.md. The issue's target
 is 2 s a round for 1,000 players.
 """
@@ -15,6 +16,7 @@ is 2 s a round for 1,000 players.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import platform
 import random
 import sys
@@ -35,6 +37,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--draws", type=float, default=0.35)
+    parser.add_argument("--hash", action="store_true", help="print a digest of every round's pairs and colours")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     n = args.players
@@ -44,12 +47,14 @@ def main() -> None:
         f"{platform.python_implementation()} {platform.python_version()} on {platform.machine()}, {n} players"
     )
     times = []
+    digest = hashlib.sha256()
     for k in range(1, args.rounds + 1):
         start, cpu = time.perf_counter(), time.process_time()
         pairs = pair_next_round(t)
         elapsed, used = time.perf_counter() - start, time.process_time() - cpu
         times.append(used)
         print(f"round {k}: {used:.2f} s CPU, {elapsed:.2f} s elapsed ({len(pairs)} pairs)", flush=True)
+        digest.update(repr(sorted((pair.white, pair.black) for pair in pairs)).encode())
         by = {p.number: p for p in t.players}
         new: dict[int, TrfRound] = {}
         for pair in pairs:
@@ -69,6 +74,8 @@ def main() -> None:
             new[pair.black] = TrfRound(pair.white, BLACK, rb)
         t = replace(t, players=tuple(p.with_rounds((*p.rounds, new[p.number]), t.points) for p in t.players))
     print(f"CPU: mean {sum(times) / len(times):.2f} s a round, max {max(times):.2f} s")
+    if args.hash:
+        print(f"pairs of rounds 1-{args.rounds}: sha256 {digest.hexdigest()[:16]}")
 
 
 if __name__ == "__main__":
