@@ -791,6 +791,53 @@ def max_weight_matching(  # noqa: C901
                 augmentBlossom(bt, j)
             mate[j] = s
 
+    # After an augmentation along tight edges the stage goes on with the trees the path did not
+    # touch (their labels, and the tight edges known, stay valid: no dual changed), until no tree
+    # can grow without a dual change; then the stage ends as networkx's ends after its one
+    # augmentation (every label taken off, the S-blossoms of dual 0 expanded). The trees of the
+    # path's two roots are taken apart at once, as that end would (``drop_trees``). networkx
+    # ends the stage at the first augmentation, so a solve from many singles (the first matching
+    # of a bracket: 50-800 singles after the greedy start) took one stage, each labelling and
+    # scanning every tree again, for each augmenting path.
+    def root_of(b, roots):
+        """The top-level blossom (or vertex) at the root of the tree of the labelled top-level ``b``."""
+        path = []
+        while True:
+            found = roots.get(b)
+            if found is not None:
+                break
+            edge = labeledge.get(b)
+            if edge is None:
+                found = b
+                break
+            path.append(b)
+            assert len(path) <= len(label), "the tree's edges go round in a cycle"
+            b = inblossom[edge[0]]
+        for c in path:
+            roots[c] = found
+        return found
+
+    def drop_trees(doomed, roots):
+        """Takes the labels off every tree whose root is in ``doomed``, its S-blossoms of dual 0
+        expanded (what the end of a stage does)."""
+        tops = [
+            k for k in label if (blossomparent.get(k) is None and k in blossomdual if k.__class__ is Blossom else inblossom[k] == k)
+        ]
+        for b in [b for b in tops if root_of(b, roots) in doomed]:  # (all found before any is taken apart)
+            leaves = b.leaves() if b.__class__ is Blossom else (b,)
+            if b.__class__ is Blossom and label.get(b) == 1 and blossomdual[b] == 0:
+                expandBlossom(b, True)
+            label.pop(b, None)
+            labeledge.pop(b, None)
+            for u in leaves:
+                label.pop(u, None)
+                labeledge.pop(u, None)
+                c = blossomparent[u]
+                while c is not None:  # (a sub-blossom keeps the label it had before it was taken in)
+                    label.pop(c, None)
+                    labeledge.pop(c, None)
+                    c = blossomparent[c]
+
     # Main loop: continue until every single vertex has dual 0.
     while 1:
         # Each iteration of this loop is a "stage".
@@ -833,10 +880,11 @@ def max_weight_matching(  # noqa: C901
 
             # Continue labeling until all vertices which are reachable
             # through an alternating path have got a label.
-            while queue and not augmented:
-                # Take an S vertex from the queue.
+            while queue:
+                # Take an S vertex from the queue (none of a tree an augmentation took apart).
                 v = queue.pop()
-                assert label[inblossom[v]] == 1
+                if label.get(inblossom[v]) != 1:
+                    continue
 
                 # Scan its neighbors (v's dual and blossom do not change meanwhile, but for a
                 # new blossom: bv is read again after addBlossom):
@@ -873,7 +921,10 @@ def max_weight_matching(  # noqa: C901
                         if lbw is None:
                             if blossombase[bw] not in mate:
                                 # w's blossom has a single base of dual 0: augment.
+                                roots = {}
+                                doomed = {root_of(bv, roots)}
                                 augmentMatching(v, w)
+                                drop_trees(doomed, roots)
                                 augmented = 1
                                 break
                             # (C1) w is a free vertex;
@@ -891,8 +942,11 @@ def max_weight_matching(  # noqa: C901
                                 bv = inblossom[v]
                             else:
                                 # Found an augmenting path; augment the
-                                # matching and end this stage.
+                                # matching and take the two trees apart.
+                                roots = {}
+                                doomed = {root_of(bv, roots), root_of(bw, roots)}
                                 augmentMatching(v, w)
+                                drop_trees(doomed, roots)
                                 augmented = 1
                                 break
                         elif label.get(w) is None:
