@@ -221,20 +221,26 @@ class _Matcher:
         """Gives every edge its plain weight: ``half[a] + half[b]``, 0 if ``a`` and ``b`` may not meet."""
         self.half = half
         w, changed = self.w, self.changed
+        # (few players' halves differ: each sum is made once and shared by the cells that hold it,
+        # a few hundred integers where there were a million, 80 MB at 1,000 players, which every
+        # later read of the table fetched from memory)
+        kinds: dict[int, int] = {}
+        kind = [kinds.setdefault(h, len(kinds)) for h in half]
+        sums = [[x + y for y in kinds] for x in kinds]
         if not self.computed:  # nothing to record: the first matching compares with none
             n = self.n
             below = list(zip(*(row + [False] * (n - len(row)) for row in compatible), strict=True))  # below[a][b]: compatible[b][a]
             for a in range(n):
                 may = compatible[a] + [False] + list(below[a][a + 1 :])
-                half_a = half[a]
-                w[a] = [half_a + h if m else 0 for h, m in zip(half, may, strict=True)]
+                of_a = sums[kind[a]]
+                w[a] = [of_a[k] if m else 0 for k, m in zip(kind, may, strict=True)]
             self.plain = [True] * n
             self.pending = None
             return
         for a in range(self.n):
-            row, half_a, may = w[a], half[a], compatible[a]
+            row, of_a, may = w[a], sums[kind[a]], compatible[a]
             for b in range(a):
-                weight = half_a + half[b] if may[b] else 0
+                weight = of_a[kind[b]] if may[b] else 0
                 if row[b] != weight:  # what ``set`` records (the pending edges and the plain flags are reset below)
                     if (b, a) not in changed:
                         changed[b, a] = row[b]
