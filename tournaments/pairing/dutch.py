@@ -175,6 +175,7 @@ class _Matcher:
         self.reduced_upper: list[int] = []  # the players of the reduced graph last solved, and the plain ones
         self.reduced_lower: list[int] = []
         self.cert_dual: dict[int, int] = {}  # the duals ``_certified`` changed since the last solve
+        self.interned: dict[int, int] = {}  # each weight of the reduced graphs, once
 
     def set(self, a: int, b: int, weight: int) -> None:
         row = self.w[a]
@@ -496,6 +497,9 @@ class _Matcher:
         and the matching compares it with the last one itself.
         """
         w, half = self.w, self.half
+        # (each weight kept once, shared by the edges that have it: a bracket's edges take a few
+        # hundred values, which the blossom's scans then read from the memory caches)
+        one = self.interned.setdefault
         sink, pendant = _SINK, _PENDANT
         top = max(half) + 1
         graph = self.reduced_graph
@@ -508,7 +512,7 @@ class _Matcher:
                     if e:
                         e -= half_a + half[b]
                         if e > 0:
-                            to_a[b] = e
+                            to_a[b] = e = one(e, e)
                             graph[b][a] = e
             if spare is not None:
                 _attach_sink(graph, upper, half, top, spare)
@@ -528,7 +532,7 @@ class _Matcher:
                 if e:
                     e -= half_a + half[b]
                     if e > 0:
-                        to_a[b] = e
+                        to_a[b] = e = one(e, e)
                         graph[b][a] = e
         changed = []
         fresh = members.difference(added)  # the vertices of both graphs
@@ -539,7 +543,7 @@ class _Matcher:
                 e = w[a][b]
                 if e:
                     e -= half[a] + half[b]
-                weight = e if e > 0 else None
+                weight = one(e, e) if e > 0 else None
                 if graph[a].get(b) != weight:
                     if weight is None:
                         del graph[a][b], graph[b][a]
