@@ -385,8 +385,10 @@ def max_weight_matching(  # noqa: C901
         for v, row in W.items():
             dv = need = dualvar[v]
             for w, x in row.items():
-                if w != v and dv + dualvar[w] - scale * x < need:
-                    need = dv + dualvar[w] - scale * x
+                if w != v:
+                    kslack = dv + dualvar[w] - scale * x
+                    if kslack < need:
+                        need = kslack
             least[v] = need
         for v, need in least.items():
             dualvar[v] -= need >> 1
