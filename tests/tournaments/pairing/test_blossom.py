@@ -178,3 +178,30 @@ def test_matchings_through_many_blossoms_are_maximum(seed):
                 if u != v and rng.random() < 0.3:
                     edges[(min(u, v), max(u, v))] = rng.randint(1, 20)
     assert blossoms
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_stages_that_go_on_after_an_augmentation_reach_a_maximum(seed):
+    """Score-group-like graphs (a few equal weights of hundreds of bits, dense): the greedy start
+    leaves many singles, and a stage makes several augmentations, each taking apart the two
+    trees its path joined while the others grow on (``drop_trees``); every solve, cold or warm,
+    weighs networkx's heaviest."""
+    rng = random.Random(seed)
+    n = rng.randint(20, 70)
+    big = 1 << rng.choice([60, 200, 420])
+    vertices = list(range(n))
+    group = [rng.randrange(3) for _ in vertices]  # three score groups: equal weights within and between
+    edges = {
+        (a, b): big + (4 - abs(group[a] - group[b])) * rng.choice([1, 1, 1, 2])
+        for a in vertices
+        for b in vertices
+        if a < b and rng.random() < 0.6
+    }
+    state, told = WarmState(), WarmState()
+    kept: dict[int, dict[int, int]] | None = None
+    for _ in range(4):
+        kept = _solved_three_ways(vertices, edges, state, told, kept)
+        for v in rng.sample(vertices, k=rng.randint(1, 3)):
+            for u in vertices:
+                if u != v and rng.random() < 0.5:
+                    edges[(min(u, v), max(u, v))] = big + rng.randrange(6)
