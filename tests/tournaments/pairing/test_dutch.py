@@ -9,7 +9,8 @@ is the file's (the reference drew it at random; a TRF gives it as ``XXC white1/b
 Speed: a round of 60 players takes a few hundredths of a second (each matching is solved on the
 bracket and the next score group only, see ``_Matcher._reduced``, and starts from the last
 one's solution, see ``_blossom.WarmState``), so every run replays all 340 files (2,685 rounds, about
-45 s of CPU since the warm start; 2.5 min before it, when the default was the 249 smallest);
+36 s of CPU on one core as of 2026-11-28, 43 s the same day before that day's changes; 2.5 min
+before the warm start, when the default was the 249 smallest);
 ``DUTCH_REPLAY=N`` replays the N smallest only, for a quicker loop.
 
 The floor: every round is identical to the reference's (measured 2026-11-27 on all 2,685
