@@ -94,11 +94,16 @@ class WarmState:
     would become a half-integer, halved again when they are all even).
     """
 
-    __slots__ = ("graph", "scale", "mate", "dualvar", "blossomdual", "blossomparent", "blossombase", "inblossom")
+    __slots__ = ("graph", "scale", "mate", "dualvar", "blossomdual", "blossomparent", "blossombase", "inblossom",
+                 "stale")
 
     def __init__(self) -> None:
         self.graph: dict | None = None
         self.scale = 2
+        # vertices whose pairs the caller changed in ``mate`` without a solve (an exchange that a dual
+        # solution proves; the blossoms around them no longer follow the matching): the next solve
+        # unmatches them and takes apart every blossom that holds one, as it does for a changed vertex
+        self.stale: set = set()
 
 
 def _warm_start(W, state, changed=None):  # noqa: C901, N803
@@ -151,6 +156,9 @@ def _warm_start(W, state, changed=None):  # noqa: C901, N803
             if a not in cover and b not in cover:
                 cover.add(a if ends[a] >= ends[b] else b)
         dirty = sorted(cover)
+    if state.stale:
+        dirty = sorted({*dirty, *(v for v in state.stale if v in W)})
+        state.stale = set()
     many = 3 * (len(dirty) + len(gone)) > len(W)
     mate, dualvar = state.mate, state.dualvar
     blossomdual, blossomparent = state.blossomdual, state.blossomparent
@@ -350,6 +358,8 @@ def max_weight_matching(  # noqa: C901
     bestslack = {}
 
     warm = state is not None and state.graph is not None and _warm_start(W, state, changed)
+    if state is not None and not warm:
+        state.stale = set()
     if warm:
         scale = state.scale
         mate, dualvar = state.mate, state.dualvar
