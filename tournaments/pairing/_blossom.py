@@ -106,7 +106,12 @@ class WarmState:
         self.stale: set = set()
 
 
-def _warm_start(W, state, changed=None):  # noqa: C901, N803
+def blossomparent_of(state):
+    """The blossoms of ``state`` (every non-trivial one, at any depth)."""
+    return [b for b in state.blossomparent if b.__class__ is Blossom]
+
+
+def _warm_start(W, state, changed=None, lowered=None):  # noqa: C901, N803
     """Makes ``state`` (a solution of ``state.graph``) the start of a solve of ``W``; returns True.
 
     ``changed``: the edges that changed between vertices of both graphs (None: found by
@@ -149,6 +154,12 @@ def _warm_start(W, state, changed=None):  # noqa: C901, N803
             for k in before:
                 if k > v and k not in row:
                     changed.append((v, k))
+    if lowered:
+        # An edge that only got lighter (or went) leaves every slack feasible: it matters only if
+        # it is matched or holds a blossom together (one of its edges, which must stay tight).
+        held = {pair for b in blossomparent_of(state) for pair in b.edges}
+        mate = state.mate
+        changed = [*changed, *((a, b) for a, b in lowered if mate.get(a) == b or (a, b) in held or (b, a) in held)]
     ends = Counter(v for edge in changed for v in edge)
     if changed:  # the vertices to unmatch: a cover of those edges, by the ends that hold most of them
         cover = set(dirty)
@@ -269,6 +280,7 @@ def max_weight_matching(  # noqa: C901
     changed: list[tuple[int, int]] | None = None,
     *,
     state: WarmState | None = None,
+    lowered: list[tuple[int, int]] | None = None,
 ) -> dict[int, int]:
     """Returns the maximum-weight matching of ``W`` as a dict vertex -> mate.
 
@@ -357,7 +369,7 @@ def max_weight_matching(  # noqa: C901
     # at each comparison.
     bestslack = {}
 
-    warm = state is not None and state.graph is not None and _warm_start(W, state, changed)
+    warm = state is not None and state.graph is not None and _warm_start(W, state, changed, lowered)
     if state is not None and not warm:
         state.stale = set()
     if warm:

@@ -317,8 +317,6 @@ class _Matcher:
         graph, state = self.reduced_graph, self.warm_reduced
         if not self.proven or self.pending is None or graph is None or state.graph is not graph:
             return False
-        if len(self.changed) > 8 * self.n:  # more than a few players' rows: a rewrite, which the solve is for
-            return False
         w, half, mate, fixed, plain = self.w, self.half, self.mate, self.fixed, self.plain
         upper = [v for v in range(self.n) if v not in fixed and not plain[v]]
         members = set(upper)
@@ -342,8 +340,10 @@ class _Matcher:
                     e -= half[a] + half[b]
                 if old:
                     old -= half[a] + half[b]
-                if max(e, 0) != max(old, 0):
+                if max(e, 0) > max(old, 0) or (e < old and smate.get(a) == b):  # (lighter and unmatched: still feasible)
                     edges.append((a, b))
+                    if len(edges) > 8 * self.n:  # more than a few players' rows: a rewrite, which the solve is for
+                        return False
         if not edges:
             return True
         # the vertices that take new duals: a cover of those edges, by the ends that hold most of them
@@ -430,13 +430,12 @@ class _Matcher:
         scale, smate = state.scale, state.mate
         z, row, half_v = around[v], w[v], half[v]
         best = dual[v]
-        pick = None
-        ties = False
+        picks: list[int] = []  # the ends of v's edges that need the most, if more than its mate's
         sink = graph[v].get(_SINK)
         if sink is not None:
             need = scale * sink - dual.get(_SINK, dualvar[_SINK]) - z.get(_SINK, 0)
             if need > best:
-                best, pick, ties = need, _SINK, False
+                best, picks = need, [_SINK]
         for u in upper:
             e = row[u]
             if e and u != v:
@@ -444,17 +443,13 @@ class _Matcher:
                 if e > 0:
                     need = scale * e - dual.get(u, dualvar[u]) - z.get(u, 0)
                     if need > best:
-                        best, pick, ties = need, u, False
-                    elif need == best and pick is not None:
-                        ties = True
-        if pick is None:
+                        best, picks = need, [u]
+                    elif need == best and picks:
+                        picks.append(u)
+        if not picks:
             return True
         m = smate.get(v)
-        c = pick
-        if ties or c < 0 or m is None or m < 0 or c not in members:
-            return False
-        d = smate.get(c)
-        if d is None or d < 0 or d in (v, m) or d not in members:
+        if m is None or m < 0:
             return False
         sums: dict[int, dict] = {}  # for each vertex met: 2 z of each blossom around it, summed from the top down
 
@@ -499,19 +494,28 @@ class _Matcher:
                     return False
             return True
 
-        cycle = None
-        if tight(m, d) and proven([v, c, d, m]):
-            cycle = [v, c, d, m]
-        if cycle is None:  # six players: d-x and y-m tight, x-y a pair
-            for x in upper:
+        def exchange(c: int) -> list[int] | None:
+            """The players whose pairs change when ``v`` takes ``c`` (a cycle of four or six), or None."""
+            if c < 0 or c not in members:
+                return None
+            d = smate.get(c)
+            if d is None or d < 0 or d in (v, m) or d not in members:
+                return None
+            if tight(m, d) and proven([v, c, d, m]):
+                return [v, c, d, m]
+            for x in upper:  # six players: d-x and y-m tight, x-y a pair
                 if x in (v, c, d, m):
                     continue
                 y = smate.get(x)
                 if y is None or y < 0 or y in (v, c, d, m) or y not in members or not tight(d, x) or not tight(y, m):
                     continue
                 if proven([v, c, d, x, y, m]):
-                    cycle = [v, c, d, x, y, m]
-                    break
+                    return [v, c, d, x, y, m]
+            return None
+
+        # (two ends needing the same: the weights give an edge in a maximum matching no such tie, so
+        # at most one of them can be taken; the first that can be is v's opponent)
+        cycle = next((found for c in picks if (found := exchange(c)) is not None), None)
         if cycle is None:
             return False
         dual[v] = best
@@ -588,10 +592,12 @@ class _Matcher:
         if len(active) & 1:
             sink, pendant = _SINK, _PENDANT
             spare = min(reversed(lower), key=half.__getitem__)  # the lightest, the lowest placed
-            found = max_weight_matching(*self._reduced_graph(upper, spare), state=self.warm_reduced)
+            graph, changed, lowered = self._reduced_graph(upper, spare)
+            found = max_weight_matching(graph, changed, state=self.warm_reduced, lowered=lowered)
             bye = spare if found[sink] == pendant else found[sink]
         else:
-            found = max_weight_matching(*self._reduced_graph(upper, None), state=self.warm_reduced) if upper else {}
+            graph, changed, lowered = self._reduced_graph(upper, None)
+            found = max_weight_matching(graph, changed, state=self.warm_reduced, lowered=lowered) if upper else {}
         single = [a for a in upper if a not in found and a != bye]
         paired = self._complete(single, [v for v in lower if v != bye])
         if paired is None:
@@ -606,9 +612,10 @@ class _Matcher:
 
     def _reduced_graph(
         self, upper: list[int], spare: int | None
-    ) -> tuple[dict[int, dict[int, int]], list[tuple[int, int]] | None]:
+    ) -> tuple[dict[int, dict[int, int]], list[tuple[int, int]] | None, list[tuple[int, int]] | None]:
         """Returns the graph ``_reduced`` solves (``spare``: the plain player the sink's pendant
-        stands for, None for no sink) and the edges that changed since the last one (None: any).
+        stands for, None for no sink), the edges that changed since the last one (None: any) and,
+        apart, those of them that only got lighter or went (``max_weight_matching``'s ``lowered``).
 
         The last graph is updated in place from the edges set since (``pending``) and the
         matching is told what changed; unless the halves changed: then the graph is built again,
@@ -635,7 +642,7 @@ class _Matcher:
             if spare is not None:
                 _attach_sink(graph, upper, half, top, spare)
             self.reduced_graph, self.pending = graph, set()
-            return graph, None
+            return graph, None, None
         members = set(upper)
         for v in [v for v in graph if v >= 0 and v not in members]:  # fixed, or plain again
             for k in graph.pop(v):
@@ -653,6 +660,7 @@ class _Matcher:
                         to_a[b] = e = one(e, e)
                         graph[b][a] = e
         changed = []
+        lowered = []  # (the edges that only got lighter or went: the matching tells which of them matter)
         fresh = members.difference(added)  # the vertices of both graphs
         # (in the order of the rows: the set's own order jumps about the table of weights and the
         # graph's rows, missing the memory caches; this way a quarter to a third faster)
@@ -662,12 +670,14 @@ class _Matcher:
                 if e:
                     e -= half[a] + half[b]
                 weight = one(e, e) if e > 0 else None
-                if graph[a].get(b) != weight:
+                old = graph[a].get(b)
+                if old != weight:
                     if weight is None:
                         del graph[a][b], graph[b][a]
+                        lowered.append((a, b))
                     else:
                         graph[a][b] = graph[b][a] = weight
-                    changed.append((a, b))
+                        (changed if old is None or weight > old else lowered).append((a, b))
         self.pending.clear()
         if spare is None:
             for v in (sink, pendant):
@@ -681,7 +691,7 @@ class _Matcher:
             if graph[sink][pendant] != top - half[spare]:
                 graph[sink][pendant] = graph[pendant][sink] = top - half[spare]
                 changed.append((pendant, sink))
-        return graph, changed
+        return graph, changed, lowered
 
     def _complete(self, single: list[int], lower: list[int]) -> dict[int, int] | None:
         """Pairs all of ``single`` (with plain players only) and ``lower``, or returns None.
