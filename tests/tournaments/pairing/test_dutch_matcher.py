@@ -86,3 +86,63 @@ def test_every_matching_kept_or_solved_is_a_maximum_one(seed, monkeypatch):
             assert _weight(m, m.compute()) == _heaviest(m)
     if seed == 0:
         assert kept[0], "the certificate was never used"
+
+
+def test_settling_a_remainder_player_by_player_keeps_every_matching_a_maximum_one(monkeypatch):
+    """The remainder's settling as the pairing does it (S1 against S2 only, each S1 player's edges given
+    addends by his opponents' order, the matching computed, his pair fixed), on graphs of few distinct
+    weights (blossoms, as in a score group): every matching weighs the heaviest, and most of the steps
+    that move the matching are proven by an exchange of four or six players instead of a solve
+    (``_Matcher._certified_at``)."""
+    moved = solved = steps_solved = 0
+    certified = _Matcher._certified
+
+    def counted(self: _Matcher) -> bool:
+        nonlocal moved
+        before = list(self.mate)
+        found = certified(self)
+        moved += found and self.mate != before
+        return found
+
+    solve = dutch.max_weight_matching
+
+    def counted_solve(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        nonlocal solved
+        solved += 1
+        return solve(*args, **kwargs)
+
+    monkeypatch.setattr(dutch._Matcher, "_certified", counted)
+    monkeypatch.setattr(dutch, "max_weight_matching", counted_solve)
+    for seed in range(60):
+        rng = random.Random(seed)
+        n = rng.randint(12, 40)
+        big, low = 1 << 60, 8  # the pairs' count on top; the lowest bits free for the addends
+        spread = rng.choice([1, 2, 3])
+        half = [(big >> 1) + (rng.randrange(spread) << low) for _ in range(n)]
+        m = _Matcher(n)
+        m.set_plain(half, [[rng.random() < 0.9 for _ in range(i)] for i in range(n)])
+        m.compute()
+        bracket = sorted(rng.sample(range(n), k=2 * rng.randint(3, n // 2)))
+        s1, s2 = bracket[: len(bracket) // 2], bracket[len(bracket) // 2 :]
+        for a in bracket:  # S1 against S2 only, heavier than their edges outside the bracket
+            for b in bracket:
+                if a < b:
+                    m.set(a, b, big + (big >> 2) + (rng.randrange(spread) << low) if (a in s1) != (b in s1) else 0)
+        assert _weight(m, m.compute()) == _heaviest(m)
+        for pv in s1:
+            if pv in m.fixed:
+                continue
+            addend = 0
+            for ov in reversed(s2):
+                if ov in m.fixed:
+                    continue
+                if m.w[pv][ov]:
+                    m.set(pv, ov, m.w[pv][ov] + addend)
+                addend += 1
+            before = solved
+            mate = m.compute()
+            steps_solved += solved > before
+            assert _weight(m, mate) == _heaviest(m), seed
+            if mate[pv] != pv and rng.random() < 0.8:  # (else he stays, his addends with him)
+                m.finalize(pv, mate[pv], 4 * big)
+    assert moved > 40, (moved, steps_solved)  # (64 against 154 solves when written)
