@@ -340,7 +340,9 @@ class _Matcher:
                     e -= half[a] + half[b]
                 if old:
                     old -= half[a] + half[b]
-                if max(e, 0) > max(old, 0) or (e < old and smate.get(a) == b):  # (lighter and unmatched: still feasible)
+                # heavier and now an edge (else the duals still hold it); lighter: only if matched (an
+                # unmatched edge's slack only grows)
+                if (e > old and e > 0) or (e < old and smate.get(a) == b):
                     edges.append((a, b))
                     if len(edges) > 8 * self.n:  # more than a few players' rows: a rewrite, which the solve is for
                         return False
