@@ -165,6 +165,8 @@ class _Matcher:
         self.afresh = False  # the weights were written again since the last matching (``set_rows``)
         self.half: list[int] | None = None
         self.plain = [False] * n
+        self.plain_changes = 0  # counts the changes of ``plain`` (``_certified`` keeps the non-plain players)
+        self.upper_key, self.upper_all = -1, []
         self.warm_reduced = WarmState()  # the last solutions, where the next matchings start
         self.warm_whole = WarmState()
         self.reduced_graph: dict[int, dict[int, int]] | None = None  # the last one solved
@@ -190,7 +192,10 @@ class _Matcher:
         row[b] = weight
         self.w[b][a] = weight
         if weight and self.half is not None and weight != self.half[a] + self.half[b]:
-            self.plain[a] = self.plain[b] = False
+            plain = self.plain
+            if plain[a] or plain[b]:
+                plain[a] = plain[b] = False
+                self.plain_changes += 1
 
     def set_rows(self, vertices: list[int], rows: list[list[int]], begin: int) -> None:
         """Writes each edge ``vertices[i]``-``vertices[j]`` as ``rows[i][j]``, for ``j < i`` and ``i >= begin``:
@@ -214,6 +219,7 @@ class _Matcher:
                 row[b] = w[b][a] = weight
                 if weight and half is not None and weight != half[a] + half[b]:
                     plain[a] = plain[b] = False
+        self.plain_changes += 1
         self.afresh = True
         self.pending = None
         self.warm_reduced.graph = self.warm_whole.graph = None
@@ -236,6 +242,7 @@ class _Matcher:
                 of_a = sums[kind[a]]
                 w[a] = [of_a[k] if m else 0 for k, m in zip(kind, may, strict=True)]
             self.plain = [True] * n
+            self.plain_changes += 1
             self.pending = None
             return
         for a in range(self.n):
@@ -247,6 +254,7 @@ class _Matcher:
                         changed[b, a] = row[b]
                     row[b] = w[b][a] = weight
         self.plain = [True] * self.n
+        self.plain_changes += 1
         self.pending = None
 
     def set_halves(self, half: list[int], group: list[int]) -> None:
@@ -254,6 +262,7 @@ class _Matcher:
         its two halves (each is checked) become plain, every other player is not."""
         self.half = half
         self.plain = [False] * self.n
+        self.plain_changes += 1
         self.pending = None
         w = self.w
         active = [v for v in range(self.n) if v not in self.fixed]
@@ -318,7 +327,9 @@ class _Matcher:
         if not self.proven or self.pending is None or graph is None or state.graph is not graph:
             return False
         w, half, mate, fixed, plain = self.w, self.half, self.mate, self.fixed, self.plain
-        upper = [v for v in range(self.n) if v not in fixed and not plain[v]]
+        if self.upper_key != self.plain_changes:
+            self.upper_key, self.upper_all = self.plain_changes, [v for v in range(self.n) if not plain[v]]
+        upper = [v for v in self.upper_all if v not in fixed]
         members = set(upper)
         if len(upper) + len(self.reduced_lower) != self.n - len(fixed) or not members.issubset(self.reduced_upper):
             return False  # a player stopped being plain (or became plain): the graph is another one
