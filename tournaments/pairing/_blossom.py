@@ -154,11 +154,13 @@ def _warm_start(W, state, changed=None, lowered=None):  # noqa: C901, N803
             for k in before:
                 if k > v and k not in row:
                     changed.append((v, k))
+    dropped = []  # matched edges that only got lighter
     if lowered:
         # An edge that only got lighter (or went) leaves every slack feasible: it matters only if
         # it is matched or holds a blossom together (one of its edges, which must stay tight).
         held = {pair for b in blossomparent_of(state) for pair in b.edges}
         mate = state.mate
+        dropped = [(a, b) for a, b in lowered if mate.get(a) == b]
         changed = [*changed, *((a, b) for a, b in lowered if mate.get(a) == b or (a, b) in held or (b, a) in held)]
     ends = Counter(v for edge in changed for v in edge)
     if changed:  # the vertices to unmatch: a cover of those edges, by the ends that hold most of them
@@ -246,6 +248,18 @@ def _warm_start(W, state, changed=None, lowered=None):  # noqa: C901, N803
         for v in dirty:
             if v in new:
                 dualvar[v] = least_feasible_dual(v)
+        # A matched edge that only got lighter stays matched if one end's dual can come down by
+        # its slack, every edge of that end keeping a slack of at least 0 (a remainder's weights
+        # put back lower every edge of each S1 player by the same amount).
+        for a, b in dropped:
+            if mate.get(a) != b or b not in W[a]:
+                continue
+            gap = dualvar[a] + dualvar[b] - scale * W[a][b]
+            for end in (a, b) if gap > 0 else ():
+                d = dualvar[end] - gap
+                if d >= 0 and all(d + dualvar[u] >= scale * y for u, y in W[end].items() if u != end):
+                    dualvar[end] = d
+                    break
         for v in list(mate):
             w = mate.get(v)
             if w is not None and (w not in W[v] or dualvar[v] + dualvar[w] != scale * W[v][w]):
