@@ -175,6 +175,18 @@ def _finish_as_recorded(game: Game, master: MasterGame | None, *, by: Any, notic
         ruling_issue(acting_user=by, game_id=game.pk, kind="draw_agreed", note="The players agreed a draw.")
 
 
+def _first_moves(fen: str, count: int) -> tuple[str, ...]:
+    """The first legal move (in the rules engine's order) ``count`` times over, from ``fen``, in PDN."""
+    position, moves = Position.from_fen(fen), []
+    for _ in range(count):
+        legal = position.legal_moves()
+        if not legal:
+            break
+        moves.append(legal[0].pdn())
+        position = position.play(legal[0])
+    return tuple(moves)
+
+
 def _to_move(game: Game) -> str:
     return Position.from_fen(game.fen).side_to_move.value
 
@@ -301,8 +313,11 @@ def _championship_seed(director: Any, players: list[Any], taken: set[str]) -> To
         referee = _referee(game, director)
         ruling_issue(acting_user=referee, game_id=game.pk, kind="clock_start", note="Play begins.")
         master = _master_for(row, taken)
-        if master is not None:
-            _play(game, master.moves[:3 + made], by=referee)
+        game.refresh_from_db()
+        # (one ballot of the deck of 156 opens no master game: then the first legal moves, so that every
+        # board has play in progress, as the home page and the live boards show it)
+        _play(game, master.moves[:3 + made] if master is not None else ("",) * 3 + _first_moves(game.fen, made),
+              by=referee)
         if row.match.board == 1:
             ruling_issue(acting_user=referee, game_id=game.pk, kind="touch_offence", side=_to_move(game),
                          note="Touched a piece while considering the move; cautioned (Law 18).")

@@ -202,3 +202,24 @@ def test_the_40_move_notice_goes_to_the_first_long_master_game_from_its_board_on
     games = [(1, 1, short), (1, 2, long), (2, 1, None), (2, 2, None), (3, 1, short)]
     assert notice_game(games, 2) == 1
     assert notice_game([(1, 1, None), (2, 1, short)], 2) is None
+
+
+def test_every_board_of_the_round_in_progress_has_play_under_way(demo):
+    """Each first game of round 2 has moves after its ballot (the home page lists the games being played)."""
+    firsts = Game.objects.filter(round__tournament__slug=DEMO_SLUG, round__number=2, match_game__number=1)
+    assert sorted((g.status, g.ply > 0) for g in firsts) == [(Game.Status.IN_PROGRESS, True)] * 4
+
+
+def test_a_ballot_that_opens_no_master_game_is_played_on_by_the_first_legal_moves():
+    """Ballot 141 opens no master game; drawn for a board of round 2 (1 seeding in ~40), that board's first
+    game gets the first legal moves instead (without them the home page showed 3 games being played, not 4)."""
+    from tournaments.demo import _first_moves
+
+    ballot = next(b for b in deck() if b.number == 141)
+    moves = _first_moves(ballot.fen, 6)
+    assert len(moves) == 6
+    position = Position.from_fen(ballot.fen)
+    for text in moves:
+        legal = {move.pdn(): move for move in position.legal_moves()}
+        assert text in legal
+        position = position.play(legal[text])
