@@ -313,7 +313,6 @@ def _championship_seed(director: Any, players: list[Any], taken: set[str]) -> To
         referee = _referee(game, director)
         ruling_issue(acting_user=referee, game_id=game.pk, kind="clock_start", note="Play begins.")
         master = _master_for(row, taken)
-        game.refresh_from_db()
         # (one ballot of the deck of 156 opens no master game: then the first legal moves, so that every
         # board has play in progress, as the home page and the live boards show it)
         _play(game, master.moves[:3 + made] if master is not None else ("",) * 3 + _first_moves(game.fen, made),

@@ -106,7 +106,7 @@ class WarmState:
         self.stale: set = set()
 
 
-def blossomparent_of(state):
+def _blossoms_of(state):
     """The blossoms of ``state`` (every non-trivial one, at any depth)."""
     return [b for b in state.blossomparent if b.__class__ is Blossom]
 
@@ -158,7 +158,7 @@ def _warm_start(W, state, changed=None, lowered=None):  # noqa: C901, N803
     if lowered:
         # An edge that only got lighter (or went) leaves every slack feasible: it matters only if
         # it is matched or holds a blossom together (one of its edges, which must stay tight).
-        held = {pair for b in blossomparent_of(state) for pair in b.edges}
+        held = {pair for b in _blossoms_of(state) for pair in b.edges}
         mate = state.mate
         dropped = [(a, b) for a, b in lowered if mate.get(a) == b]
         changed = [*changed, *((a, b) for a, b in lowered if mate.get(a) == b or (a, b) in held or (b, a) in held)]

@@ -430,11 +430,12 @@ class _Matcher:
         and pairing ``m`` with ``c``'s mate ``d`` may still be a maximum matching: it is when the
         edge ``m``-``d`` is tight (its slack 0 with the duals as they are) and every blossom with a
         dual holds as many pairs as before; then ``v``'s dual ``need(c)`` proves it (every edge of
-        ``v`` feasible, the four pairs tight, nothing else changed). The settling of a remainder,
+        ``v`` feasible, the new pairs tight, nothing else changed); likewise an exchange of six
+        (``d``-``x`` and ``y``-``m`` tight, ``x``-``y`` a pair). The settling of a remainder,
         which raises ``v``'s edges by small addends for the best opponent the criteria leave him,
         changes four players' pairs so in most of its steps (round 8 of 1,000 players: 286 of the
         332 steps that changed the matching), and the solve, which took the blossoms around those
-        players apart and built them again, is skipped. The blossoms around the four no longer
+        players apart and built them again, is skipped. The blossoms around the players moved no longer
         follow the matching: they are marked stale (``WarmState.stale``) for the next solve.
         """
         graph, state = self.reduced_graph, self.warm_reduced
@@ -495,14 +496,14 @@ class _Matcher:
         def proven(cycle: list[int]) -> bool:
             """Whether exchanging along ``cycle`` (v, c, d, ..., m: the pairs v-c, d-x, ..., y-m for
             c-d, x-y, ..., m-v) keeps every blossom with a dual as full as it was."""
-            around = {x: around_of(x) for x in cycle}
-            for b in {b for x in around.values() for b in x}:
+            chains = {x: around_of(x) for x in cycle}  # (the blossoms that hold each player)
+            for b in {b for x in chains.values() for b in x}:
                 if not blossomdual[b]:
                     continue
                 count = 0
                 for i in range(0, len(cycle), 2):
                     a, b1, a2 = cycle[i], cycle[i + 1], cycle[i + 2 - len(cycle)]
-                    count += (b in around[a] and b in around[b1]) - (b in around[b1] and b in around[a2])
+                    count += (b in chains[a] and b in chains[b1]) - (b in chains[b1] and b in chains[a2])
                 if count:
                     return False
             return True
