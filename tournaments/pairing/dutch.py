@@ -131,6 +131,48 @@ def _attach_sink(graph: dict[int, dict[int, int]], upper: list[int], half: dict[
     graph[_PENDANT] = {_SINK: top - half[spare]}
 
 
+def _apply_pending(
+    graph: dict[int, dict[int, int]],
+    pending: set[tuple[int, int]],
+    w: list[list[int]],
+    members: set[int],
+    half: list[int] | None,
+    one: Callable[[int, int], int] | None,
+) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """Writes into ``graph`` the edges set since it was solved (``pending``, ``a < b``) between two
+    of ``members``, each weighing ``w[a][b] - half[a] - half[b]`` (``w[a][b]`` with no ``half``; no
+    edge if not positive; ``one`` keeps each such weight once), and empties ``pending``. Returns
+    the edges that changed and, apart, those that only got lighter or went
+    (``max_weight_matching``'s ``changed`` and ``lowered``): the reduced graph's and the whole one's.
+    """
+    changed: list[tuple[int, int]] = []
+    lowered: list[tuple[int, int]] = []
+    # (in the order of the rows: the set's own order jumps about the table of weights and the
+    # graph's rows, missing the memory caches; this way a quarter to a third faster)
+    last = None
+    for a, b in sorted(pending):
+        if a != last:  # (a row's lookups once)
+            last, row, to_a, keep = a, w[a], graph.get(a), a in members
+            half_a = half[a] if half else None
+        if keep and b in members:
+            e = row[b]
+            if e and half_a is not None:
+                e -= half_a + half[b]
+                if e > 0:
+                    e = one(e, e)
+            weight = e if e > 0 else None
+            old = to_a.get(b)
+            if old != weight:
+                if weight is None:
+                    del to_a[b], graph[b][a]
+                    lowered.append((a, b))
+                else:
+                    to_a[b] = graph[b][a] = weight
+                    (changed if old is None or weight > old else lowered).append((a, b))
+    pending.clear()
+    return changed, lowered
+
+
 class _Matcher:
     """A complete graph with integer weights (0: no edge) and its maximum-weight matching.
 
@@ -675,29 +717,8 @@ class _Matcher:
                     if e > 0:
                         to_a[b] = e = one(e, e)
                         graph[b][a] = e
-        changed = []
-        lowered = []  # (the edges that only got lighter or went: the matching tells which of them matter)
         fresh = members.difference(added)  # the vertices of both graphs
-        # (in the order of the rows: the set's own order jumps about the table of weights and the
-        # graph's rows, missing the memory caches; this way a quarter to a third faster)
-        last = None
-        for a, b in sorted(self.pending):
-            if a != last:  # (a row's lookups once)
-                last, row, to_a, half_a, keep = a, w[a], graph.get(a), half[a], a in fresh
-            if keep and b in fresh:
-                e = row[b]
-                if e:
-                    e -= half_a + half[b]
-                weight = one(e, e) if e > 0 else None
-                old = to_a.get(b)
-                if old != weight:
-                    if weight is None:
-                        del to_a[b], graph[b][a]
-                        lowered.append((a, b))
-                    else:
-                        to_a[b] = graph[b][a] = weight
-                        (changed if old is None or weight > old else lowered).append((a, b))
-        self.pending.clear()
+        changed, lowered = _apply_pending(graph, self.pending, w, fresh, half, one)
         if spare is None:
             for v in (sink, pendant):
                 for k in graph.pop(v, ()):
@@ -741,25 +762,7 @@ class _Matcher:
         for v in [v for v in graph if v not in members]:  # fixed since
             for k in graph.pop(v):
                 del graph[k][v]
-        changed = []
-        lowered = []
-        last = None
-        for a, b in sorted(self.whole_pending):
-            if a not in members or b not in members:
-                continue
-            if a != last:
-                last, row, to_a = a, w[a], graph[a]
-            e = row[b]
-            weight = e if e > 0 else None
-            old = to_a.get(b)
-            if old != weight:
-                if weight is None:
-                    del to_a[b], graph[b][a]
-                    lowered.append((a, b))
-                else:
-                    to_a[b] = graph[b][a] = weight
-                    (changed if old is None or weight > old else lowered).append((a, b))
-        self.whole_pending.clear()
+        changed, lowered = _apply_pending(graph, self.whole_pending, w, members, None, None)
         return graph, changed, lowered
 
     def _complete(self, single: list[int], lower: list[int]) -> dict[int, int] | None:
