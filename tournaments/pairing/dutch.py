@@ -741,8 +741,8 @@ class _Matcher:
 
         As ``_reduced_graph``: the last graph is updated in place from the edges set since
         (``whole_pending``), instead of built again and compared with the last one edge by edge by
-        the matching (in the last brackets, a matching after each step of the settling: round 3 of
-        1,000 players spent a tenth of its time building and comparing those graphs).
+        the matching (in the last brackets, a matching after each step of the settling; rounds 1-3
+        of 1,000 players 0.35 % fewer instructions, 250 players x 9 rounds 0.65 %).
         """
         w = self.w
         graph = self.whole_graph
