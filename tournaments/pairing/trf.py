@@ -362,7 +362,8 @@ def write_trf(t: TrfTournament, *, line_end: str = "\r") -> str:
     if t.initial_colour:
         out.append(f"XXC {'white1' if t.initial_colour == WHITE else 'black1'}")
     for p in t.players:
-        head = (p.line[:80] if p.line else f"001 {p.number:>4}      {p.name:<33}{p.rating:>4}").ljust(80)
+        # A line made here: the name in columns 15-47, column 48 blank, the rating (below) in 49-52.
+        head = (p.line[:80] if p.line else f"001 {p.number:>4}      {p.name[:33]:<33}").ljust(80)
         head = (
             head[:4]
             + f"{p.number:>4}"

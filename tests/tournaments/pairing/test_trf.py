@@ -6,7 +6,16 @@ from pathlib import Path
 
 import pytest
 
-from tournaments.pairing.trf import PointSystem, TrfError, TrfRound, parse_trf, read_trf, write_trf
+from tournaments.pairing.trf import (
+    PointSystem,
+    TrfError,
+    TrfPlayer,
+    TrfRound,
+    TrfTournament,
+    parse_trf,
+    read_trf,
+    write_trf,
+)
 
 DATA = Path(__file__).parent / "data" / "dutch"
 
@@ -32,6 +41,19 @@ def test_written_file_reads_back_the_same_rounds():
     assert [(p.number, p.rating, p.points, p.rounds) for p in again.players] == [
         (p.number, p.rating, p.points, p.rounds) for p in t.players
     ]
+
+
+def test_a_player_without_a_line_is_written_in_the_columns_of_trf16():
+    # TRF-16: name in columns 15-47, rating in 49-52; column 48 stays blank (a digit there was the
+    # rating's first, written one column early and left behind when the rating was put in place).
+    t = TrfTournament(players=(TrfPlayer(1, name="Alice Smith", rating=1850),
+                               TrfPlayer(12, name="N" * 40, rating=987), TrfPlayer(3)))
+    lines = [line for line in write_trf(t, line_end="\n").split("\n") if line.startswith("001")]
+    assert [(line[4:8], line[14:47].rstrip(), line[47], line[48:52]) for line in lines] == [
+        ("   1", "Alice Smith", " ", "1850"), ("  12", "N" * 33, " ", " 987"), ("   3", "", " ", "    ")]
+    again = parse_trf("\n".join(lines))
+    assert sorted((p.number, p.name, p.rating) for p in again.players) == [
+        (1, "Alice Smith", 1850), (3, "", 0), (12, "N" * 33, 987)]
 
 
 def test_byes_of_every_kind_score_and_pair_as_the_rules_say():
