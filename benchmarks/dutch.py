@@ -2,13 +2,15 @@
 
 Usage (from the project root)::
 
-    .venv/bin/python benchmarks/dutch.py [--players 1000] [--rounds 9] [--seed 1] [--draws 0.35] [--hash]
+    .venv/bin/python benchmarks/dutch.py [--players 1000] [--rounds 9] [--seed 1] [--draws 0.35] [--hash] [--trf out.trf]
 
 Builds a tournament of ``--players`` players (ratings spread from 2600 down), pairs round after
 round with ``tournaments.pairing.dutch`` and random results (the higher-rated player wins more
 often; ``--draws`` of the games are drawn), and prints the seconds each round took to pair: CPU time (the figure to compare on a busy
 machine) and elapsed time; with ``--hash``, a digest of every round's pairs and colours, to tell that a change
-of the code pairs the same tournament identically (run old and new with the same arguments). The
+of the code pairs the same tournament identically (run old and new with the same arguments); with ``--trf``,
+the whole tournament written as a TRF file, for the reference's checker to pair every round again
+and compare (``bbpPairings --dutch out.trf -c``: docs/benchmarks.md). The
 reference's figure on this machine, for comparison, is in docs/benchmarks.md. The issue's target
 is 2 s a round for 1,000 players.
 """
@@ -28,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from tournaments.pairing.dutch import pair_next_round  # noqa: E402
-from tournaments.pairing.trf import BLACK, WHITE, TrfPlayer, TrfRound, TrfTournament  # noqa: E402
+from tournaments.pairing.trf import BLACK, WHITE, TrfPlayer, TrfRound, TrfTournament, write_trf  # noqa: E402
 
 
 def main() -> None:
@@ -38,6 +40,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--draws", type=float, default=0.35)
     parser.add_argument("--hash", action="store_true", help="print a digest of every round's pairs and colours")
+    parser.add_argument("--trf", type=Path, help="write the tournament, all its rounds, to this TRF file")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     n = args.players
@@ -76,6 +79,9 @@ def main() -> None:
     print(f"CPU: mean {sum(times) / len(times):.2f} s a round, max {max(times):.2f} s")
     if args.hash:
         print(f"pairs of rounds 1-{args.rounds}: sha256 {digest.hexdigest()[:16]}")
+    if args.trf:
+        args.trf.write_text(write_trf(t, line_end="\n"))
+        print(f"written to {args.trf}")
 
 
 if __name__ == "__main__":
