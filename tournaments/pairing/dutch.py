@@ -153,7 +153,7 @@ def _apply_pending(
     for a, b in sorted(pending):
         if a != last:  # (a row's lookups once)
             last, row, to_a, keep = a, w[a], graph.get(a), a in members
-            half_a = half[a] if half else None
+            half_a = half[a] if half is not None else None
         if keep and b in members:
             e = row[b]
             if e and half_a is not None:
