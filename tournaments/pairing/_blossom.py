@@ -412,7 +412,11 @@ def max_weight_matching(  # noqa: C901
         # dualvar[v] = scale * u(v) where u(v) is the v's variable in the dual
         # optimization problem (integers throughout). Initially, u(v) is half the heaviest of v's
         # edges (networkx's: half the heaviest of all).
-        dualvar = {v: max((x for w, x in row.items() if w != v), default=0) for v, row in W.items()}
+        # (a row without a self-loop, as the pairing's are: its heaviest by max() over the values, in C)
+        dualvar = {
+            v: max(row.values(), default=0) if v not in row else max((x for w, x in row.items() if w != v), default=0)
+            for v, row in W.items()
+        }
         # Then each lowered by half its least slack (all computed first): an edge keeps a slack
         # of at least 0 (each end is lowered by at most half of it), and the edges that are the
         # least-slack one of both their ends become tight, for the greedy pass below to match

@@ -34,8 +34,10 @@ because the goal is its pairings; the code is our own.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import compress, takewhile
+from operator import ne
 
 from tournaments.pairing._blossom import Blossom, WarmState, max_weight_matching
 from tournaments.pairing.trf import BLACK, WHITE, PointSystem, TrfRound, TrfTournament
@@ -133,28 +135,36 @@ def _attach_sink(graph: dict[int, dict[int, int]], upper: list[int], half: dict[
 
 def _apply_pending(
     graph: dict[int, dict[int, int]],
-    pending: set[tuple[int, int]],
+    pending: set[int],
+    n: int,
     w: list[list[int]],
     members: set[int],
     half: list[int] | None,
     one: Callable[[int, int], int] | None,
 ) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
-    """Writes into ``graph`` the edges set since it was solved (``pending``, ``a < b``) between two
-    of ``members``, each weighing ``w[a][b] - half[a] - half[b]`` (``w[a][b]`` with no ``half``; no
-    edge if not positive; ``one`` keeps each such weight once), and empties ``pending``. Returns
-    the edges that changed and, apart, those that only got lighter or went
-    (``max_weight_matching``'s ``changed`` and ``lowered``): the reduced graph's and the whole one's.
+    """Writes into ``graph`` the edges set since it was solved (``pending``: each edge ``a``-``b``,
+    ``a < b``, as the number ``a * n + b``) between two of ``members``, each weighing
+    ``w[a][b] - half[a] - half[b]`` (``w[a][b]`` with no ``half``; no edge if not positive; ``one``
+    keeps each such weight once), and empties ``pending``. Returns the edges that changed and, apart,
+    those that only got lighter or went (``max_weight_matching``'s ``changed`` and ``lowered``): the
+    reduced graph's and the whole one's.
     """
     changed: list[tuple[int, int]] = []
     lowered: list[tuple[int, int]] = []
     # (in the order of the rows: the set's own order jumps about the table of weights and the
-    # graph's rows, missing the memory caches; this way a quarter to a third faster)
+    # graph's rows, missing the memory caches; this way a quarter to a third faster. The edges are
+    # numbers, not pairs, because numbers sort several times faster than pairs, in the same order.)
     last = None
-    for a, b in sorted(pending):
+    for key in sorted(pending):
+        a = key // n
         if a != last:  # (a row's lookups once)
             last, row, to_a, keep = a, w[a], graph.get(a), a in members
             half_a = half[a] if half is not None else None
-        if keep and b in members:
+            base = a * n
+        if keep:
+            b = key - base
+            if b not in members:
+                continue
             e = row[b]
             if e and half_a is not None:
                 e -= half_a + half[b]
@@ -213,15 +223,17 @@ class _Matcher:
         self.warm_reduced = WarmState()  # the last solutions, where the next matchings start
         self.warm_whole = WarmState()
         self.reduced_graph: dict[int, dict[int, int]] | None = None  # the last one solved
-        self.pending: set[tuple[int, int]] | None = None  # edges set since (None: the halves changed)
+        # the edges set since (``a * n + b`` for ``a``-``b``, ``a < b``: ``_apply_pending``; None: the halves changed)
+        self.pending: set[int] | None = None
         self.whole_graph: dict[int, dict[int, int]] | None = None  # the last whole graph solved
-        self.whole_pending: set[tuple[int, int]] | None = None  # edges set since (None: rewritten)
+        self.whole_pending: set[int] | None = None  # the edges set since, as ``pending`` (None: rewritten)
         # whether the reduced graph's warm state (its duals changed by ``cert_dual``) proves the
         # matching a maximum one of the graph as it was at the last matching (``_certified``)
         self.proven = False
         self.reduced_upper: list[int] = []  # the players of the reduced graph last solved, and the plain ones
         self.reduced_lower: list[int] = []
         self.cert_dual: dict[int, int] = {}  # the duals ``_certified`` changed since the last solve
+        self.blossom_sums: dict[int, dict] = {}  # ``_certified_at``'s sums of blossom duals, until the next solve
         self.interned: dict[int, int] = {}  # each weight of the reduced graphs, once
 
     def set(self, a: int, b: int, weight: int) -> None:
@@ -233,14 +245,42 @@ class _Matcher:
         if key not in self.changed:
             self.changed[key] = old
         if self.pending is not None:
-            self.pending.add(key)
+            self.pending.add(key[0] * self.n + key[1])
         if self.whole_pending is not None:
-            self.whole_pending.add(key)
+            self.whole_pending.add(key[0] * self.n + key[1])
         row[b] = weight
         self.w[b][a] = weight
         if weight and self.half is not None and weight != self.half[a] + self.half[b]:
             plain = self.plain
             if plain[a] or plain[b]:
+                plain[a] = plain[b] = False
+                self.plain_changes += 1
+
+    def set_row(self, a: int, edges: Iterable[tuple[int, int]]) -> None:
+        """``set(a, b, weight)`` for each ``(b, weight)`` of ``edges``, in their order: one call for a
+        row of a player's edges (the remainder's weights, a few hundred thousand edges a round of
+        1,000 players), its lookups made once."""
+        n, w, changed, pending, whole = self.n, self.w, self.changed, self.pending, self.whole_pending
+        half, plain = self.half, self.plain
+        row = w[a]
+        half_a = half[a] if half is not None else None
+        for b, weight in edges:
+            old = row[b]
+            if old == weight:
+                continue
+            if a < b:
+                key, number = (a, b), a * n + b
+            else:
+                key, number = (b, a), b * n + a
+            if key not in changed:
+                changed[key] = old
+            if pending is not None:
+                pending.add(number)
+            if whole is not None:
+                whole.add(number)
+            row[b] = weight
+            w[b][a] = weight
+            if weight and half_a is not None and weight != half_a + half[b] and (plain[a] or plain[b]):
                 plain[a] = plain[b] = False
                 self.plain_changes += 1
 
@@ -271,36 +311,47 @@ class _Matcher:
         self.pending = self.whole_pending = None
         self.warm_reduced.graph = self.warm_whole.graph = None
 
-    def set_plain(self, half: list[int], compatible: list[list[bool]]) -> None:
-        """Gives every edge its plain weight: ``half[a] + half[b]``, 0 if ``a`` and ``b`` may not meet."""
+    def set_plain(self, half: list[int], barred: list[list[int]]) -> None:
+        """Gives every edge its plain weight: ``half[a] + half[b]``, 0 if ``a`` and ``b`` may not meet
+        (``barred[a]``: the players ``b < a`` whom ``a`` may not meet, ascending)."""
         self.half = half
-        w, changed = self.w, self.changed
+        w, changed, n = self.w, self.changed, self.n
         # (few players' halves differ: each sum is made once and shared by the cells that hold it,
         # a few hundred integers where there were a million, 80 MB at 1,000 players, which every
         # later read of the table fetched from memory)
         kinds: dict[int, int] = {}
         kind = [kinds.setdefault(h, len(kinds)) for h in half]
         sums = [[x + y for y in kinds] for x in kinds]
+        # (each row made by map() from the sums, which shares them, then the few pairs that may not meet
+        # set to 0: a row of 1,000 in one call where a comprehension tested every cell)
         if not self.computed:  # nothing to record: the first matching compares with none
-            n = self.n
-            below = list(zip(*(row + [False] * (n - len(row)) for row in compatible), strict=True))  # below[a][b]: compatible[b][a]
+            above: list[list[int]] = [[] for _ in range(n)]  # above[a]: the players b > a whom a may not meet
+            for b, lower in enumerate(barred):
+                for a in lower:
+                    above[a].append(b)
             for a in range(n):
-                may = compatible[a] + [False] + list(below[a][a + 1 :])
-                of_a = sums[kind[a]]
-                w[a] = [of_a[k] if m else 0 for k, m in zip(kind, may, strict=True)]
+                row = w[a] = list(map(sums[kind[a]].__getitem__, kind))
+                row[a] = 0
+                for b in barred[a]:
+                    row[b] = 0
+                for b in above[a]:
+                    row[b] = 0
             self.plain = [True] * n
             self.plain_changes += 1
             self.pending = self.whole_pending = None
             return
-        for a in range(self.n):
-            row, of_a, may = w[a], sums[kind[a]], compatible[a]
-            for b in range(a):
-                weight = of_a[kind[b]] if may[b] else 0
-                if row[b] != weight:  # what ``set`` records (the pending edges and the plain flags are reset below)
-                    if (b, a) not in changed:
-                        changed[b, a] = row[b]
-                    row[b] = w[b][a] = weight
-        self.plain = [True] * self.n
+        for a in range(n):
+            row = w[a]
+            new = list(map(sums[kind[a]].__getitem__, kind[:a]))
+            for b in barred[a]:
+                new[b] = 0
+            for b in compress(range(a), map(ne, new, row)):  # (the cells that change, found by map())
+                weight = new[b]
+                # what ``set`` records (the pending edges and the plain flags are reset below)
+                if (b, a) not in changed:
+                    changed[b, a] = row[b]
+                row[b] = w[b][a] = weight
+        self.plain = [True] * n
         self.plain_changes += 1
         self.pending = self.whole_pending = None
 
@@ -512,7 +563,9 @@ class _Matcher:
         m = smate.get(v)
         if m is None or m < 0:
             return False
-        sums: dict[int, dict] = {}  # for each vertex met: 2 z of each blossom around it, summed from the top down
+        # for each vertex met: 2 z of each blossom around it, summed from the top down (kept until the
+        # next solve, which alone changes the blossoms and their duals: ``_reduced`` empties it)
+        sums = self.blossom_sums
 
         def around_of(x: int) -> dict:
             out = sums.get(x)
@@ -652,10 +705,12 @@ class _Matcher:
             spare = min(reversed(lower), key=half.__getitem__)  # the lightest, the lowest placed
             graph, changed, lowered = self._reduced_graph(upper, spare)
             found = max_weight_matching(graph, changed, state=self.warm_reduced, lowered=lowered)
+            self.blossom_sums = {}
             bye = spare if found[sink] == pendant else found[sink]
         else:
             graph, changed, lowered = self._reduced_graph(upper, None)
             found = max_weight_matching(graph, changed, state=self.warm_reduced, lowered=lowered) if upper else {}
+            self.blossom_sums = {}
         single = [a for a in upper if a not in found and a != bye]
         paired = self._complete(single, [v for v in lower if v != bye])
         if paired is None:
@@ -718,7 +773,7 @@ class _Matcher:
                         to_a[b] = e = one(e, e)
                         graph[b][a] = e
         fresh = members.difference(added)  # the vertices of both graphs
-        changed, lowered = _apply_pending(graph, self.pending, w, fresh, half, one)
+        changed, lowered = _apply_pending(graph, self.pending, self.n, w, fresh, half, one)
         if spare is None:
             for v in (sink, pendant):
                 for k in graph.pop(v, ()):
@@ -762,7 +817,7 @@ class _Matcher:
         for v in [v for v in graph if v not in members]:  # fixed since
             for k in graph.pop(v):
                 del graph[k][v]
-        changed, lowered = _apply_pending(graph, self.whole_pending, w, members, None, None)
+        changed, lowered = _apply_pending(graph, self.whole_pending, self.n, w, members, None, None)
         return graph, changed, lowered
 
     def _complete(self, single: list[int], lower: list[int]) -> dict[int, int] | None:
@@ -1148,22 +1203,24 @@ def pair_round(rd: _Round) -> list[DutchPair]:
 
     m = _Matcher(n)
     top = score[0]
-    # compatible[i][j] (j < i): rd.compatible(players[i], players[j]), its terms read once per player
+    # barred[i]: the players j < i that rd.compatible(players[i], players[j]) refuses, ascending (its
+    # terms read once per player; few a player: the lists are walked where each pair was tested)
     forbidden, late = rd.forbidden, rd.played_rounds >= rd.rounds_total - 1
     top_score = rd.played_rounds * max(rd.system.win, rd.system.draw) >> 1
     free = object()  # (no absolute preference: equal to nobody's)
     strict = [p.preference if p.absolute_preference else free for p in players]  # a colour he must have
     high = [late and p.score > top_score for p in players]
-    numbers = [p.number for p in players]
-    compatible = []
+    at = {p.number: j for j, p in enumerate(players)}
+    strict_at: dict[object, list[int]] = {}  # for each colour, the players who must have it and whom it stops
+    for j in range(n):
+        if strict[j] is not free and not high[j]:
+            strict_at.setdefault(strict[j], []).append(j)
+    barred = []
     for i in range(n):
-        barred, colour, high_i = forbidden.get(numbers[i], ()), strict[i], high[i]
-        if colour is free or high_i:  # the colours never stop him
-            compatible.append([numbers[j] not in barred for j in range(i)])
-        else:
-            compatible.append(
-                [numbers[j] not in barred and (strict[j] != colour or high[j]) for j in range(i)]
-            )
+        out = {j for x in forbidden.get(players[i].number, ()) if (j := at.get(x)) is not None and j < i}
+        if strict[i] is not free and not high[i]:  # (else the colours never stop him)
+            out.update(takewhile(lambda j, i=i: j < i, strict_at.get(strict[i], ())))
+        barred.append(sorted(out))
     if n & 1:  # who gets the bye: the top bit says whether both players are of the top score group
         unit = sgs_shift + sg_bits
         m.set_plain(
@@ -1171,15 +1228,15 @@ def pair_round(rd: _Round) -> list[DutchPair]:
                 (1 << unit - 1) + ((not p.bye_eligible) << unit) + (shifts[p.score] << sg_bits)
                 for p in players
             ],
-            compatible,
+            barred,
         )
         for i in range(n):
-            for j in range(i):
-                if score[i] >= top and compatible[i][j]:
-                    m.set(i, j, m.w[i][j] + 1)
+            if score[i] >= top:
+                row, out = m.w[i], set(barred[i])
+                m.set_row(i, [(j, row[j] + 1) for j in range(i) if j not in out])
     else:
         m.set_plain(
-            [_plain_half(rd, p, 0, False, unplayed_ranks, sg_bits, sgs_shift) for p in players], compatible
+            [_plain_half(rd, p, 0, False, unplayed_ranks, sg_bits, sgs_shift) for p in players], barred
         )
     mate = m.compute()
     unmatched = [v for v in range(n) if mate[v] == v]
@@ -1202,7 +1259,7 @@ def pair_round(rd: _Round) -> list[DutchPair]:
             unplayed_ranks[games] = rank
         m.set_plain(
             [_plain_half(rd, p, bye_score, single, unplayed_ranks, sg_bits, sgs_shift) for p in players],
-            compatible,
+            barred,
         )
 
     pairs: dict[int, int] = {}
@@ -1283,32 +1340,28 @@ def pair_round(rd: _Round) -> list[DutchPair]:
                 continue
             remaining -= 1
             if not in_bracket(mate[pv]):
-                for oi in range(sg_begin, nsgb):
-                    e = base[oi][pi]
-                    if e:
-                        m.set(pv, bracket[oi], e | 1)
+                m.set_row(pv, [(bracket[oi], e | 1) for oi in range(sg_begin, nsgb) if (e := base[oi][pi])])
                 mate = m.compute()
             if in_bracket(mate[pv]):
                 matched[pv] = True
                 remaining_matched -= 1
-                for oi in range(sg_begin, nsgb):
-                    e = base[oi][pi]
-                    if e:
-                        m.set(pv, bracket[oi], (e | (nsgb - sg_begin)) + 1)
+                m.set_row(pv, [(bracket[oi], (e | (nsgb - sg_begin)) + 1) for oi in range(sg_begin, nsgb) if (e := base[oi][pi])])
         # Their opponents: the highest residents the criteria allow.
         for pi in range(sg_begin):
             pv = bracket[pi]
             if not matched[pv]:
                 continue
             addend = size
+            edges = []
             for oi in range(nsgb - 1, sg_begin - 1, -1):
                 ov = bracket[oi]
                 if matched[ov]:
                     continue
                 e = base[oi][pi]
                 if e:
-                    m.set(pv, ov, e + addend)
+                    edges.append((ov, e + addend))
                     addend += 1
+            m.set_row(pv, edges)
             mate = m.compute()
             mv = mate[pv]
             matched[mv] = True
@@ -1323,12 +1376,8 @@ def pair_round(rd: _Round) -> list[DutchPair]:
             remainder.append(pi)
             if mate[pv] < pv:
                 rem_pairs += 1
-        for oi in remainder:
-            ov = bracket[oi]
-            for idx, pi in enumerate(remainder):
-                if oi <= pi:
-                    break
-                m.set(bracket[pi], ov, ewc(pi, oi, idx, rem_pairs))
+        for j, oi in enumerate(remainder):  # (ascending: the players before oi are remainder[:j])
+            m.set_row(bracket[oi], [(bracket[pi], ewc(pi, oi, idx, rem_pairs)) for idx, pi in enumerate(remainder[:j])])
         mate = m.compute()
 
         def is_s1(v: int, high: int = nsgb_vertex) -> bool:
@@ -1352,17 +1401,14 @@ def pair_round(rd: _Round) -> list[DutchPair]:
             rp = remainder[pos]
             pv = bracket[rp]
             if is_s1(pv):
-                for q in range(q0, len(remainder)):
-                    e = ewc(rp, remainder[q], idx, rem_pairs)
-                    if e:
-                        m.set(pv, bracket[remainder[q]], e - 1)
+                m.set_row(pv, [(bracket[rq], e - 1) for rq in remainder[q0:] if (e := ewc(rp, rq, idx, rem_pairs))])
                 mate = m.compute()
             exchange = not is_s1(pv)
             left -= exchange
-            for q in range(pos + 1, len(remainder)):
-                if exchange:
-                    base[remainder[q]][rp] = 0
-                m.set(pv, bracket[remainder[q]], ewc(rp, remainder[q], idx, rem_pairs))
+            if exchange:
+                for rq in remainder[pos + 1 :]:
+                    base[rq][rp] = 0
+            m.set_row(pv, [(bracket[rq], ewc(rp, rq, idx, rem_pairs)) for rq in remainder[pos + 1 :]])
         left = exchanges
         idx = rem_pairs
         pos = rem_pairs
@@ -1371,44 +1417,45 @@ def pair_round(rd: _Round) -> list[DutchPair]:
             pv = bracket[rp]
             already = is_s1(pv)
             if not already:
-                for q in range(pos + 1, len(remainder)):
-                    e = ewc(rp, remainder[q], idx, rem_pairs)
-                    if e:
-                        m.set(pv, bracket[remainder[q]], e + 1)
+                m.set_row(pv, [(bracket[rq], e + 1) for rq in remainder[pos + 1 :] if (e := ewc(rp, rq, idx, rem_pairs))])
                 mate = m.compute()
             if is_s1(pv):
                 left -= 1
-                for q in range(pos):
-                    base[rp][remainder[q]] = 0
-                    m.set(pv, bracket[remainder[q]], 0)
+                row = base[rp]
+                for rq in remainder[:pos]:
+                    row[rq] = 0
+                m.set_row(pv, [(bracket[rq], 0) for rq in remainder[:pos]])
                 for oi in range(nsgb, size):
                     base[oi][rp] = 0
-                    m.set(pv, bracket[oi], 0)
+                m.set_row(pv, [(bracket[oi], 0) for oi in range(nsgb, size)])
             if not already:
-                for q in range(pos + 1, len(remainder)):
-                    m.set(pv, bracket[remainder[q]], ewc(rp, remainder[q], idx, rem_pairs))
+                m.set_row(pv, [(bracket[rq], ewc(rp, rq, idx, rem_pairs)) for rq in remainder[pos + 1 :]])
             idx += 1
             pos += 1
         for p_pos, rp in enumerate(remainder):
             pv = bracket[rp]
-            for q in range(p_pos + 1, len(remainder)):
-                rq = remainder[q]
+            s1 = is_s1(pv)
+            edges = []
+            for rq in remainder[p_pos + 1 :]:
                 ov = bracket[rq]
-                if not is_s1(pv) or is_s1(ov):
+                if not s1 or is_s1(ov):
                     base[rq][rp] = 0
-                m.set(pv, ov, base[rq][rp])
+                edges.append((ov, base[rq][rp]))
+            m.set_row(pv, edges)
         for rp in remainder:
             pv = bracket[rp]
             if is_s1(pv):
                 addend = 0
+                edges = []
                 for ro in reversed(remainder):
                     ov = bracket[ro]
                     if ro <= rp or matched[ov]:
                         continue
                     e = base[ro][rp]
                     if e:
-                        m.set(pv, ov, e + addend)
+                        edges.append((ov, e + addend))
                     addend += 1
+                m.set_row(pv, edges)
                 mate = m.compute()
                 mv = mate[pv]
                 matched[pv] = matched[mv] = True
