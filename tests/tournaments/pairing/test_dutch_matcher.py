@@ -44,9 +44,11 @@ def test_every_matching_kept_or_solved_is_a_maximum_one(seed, monkeypatch):
     big = 1 << rng.choice([12, 40, 190])  # every edge's top bits: the heaviest matchings are the largest
     spread = rng.choice([2, 2, 3, 8, 1000])  # 2, 3: many equal weights (blossoms), as in a score group
     half = [(big >> 1) + rng.randrange(spread) for _ in range(n)]
-    compatible = [[rng.random() < 0.85 for _ in range(i)] for i in range(n)]
+    barred = [[j for j in range(i) if rng.random() >= 0.85] for i in range(n)]  # whom each may not meet, below him
     m = _Matcher(n)
-    m.set_plain(half, compatible)
+    m.set_plain(half, barred)
+    assert all(not m.w[i][j] and not m.w[j][i] for i in range(n) for j in barred[i])
+    assert all(m.w[i][j] == half[i] + half[j] for i in range(n) for j in range(i) if j not in barred[i])
     kept = [0]
     certified = _Matcher._certified
 
@@ -120,7 +122,7 @@ def test_settling_a_remainder_player_by_player_keeps_every_matching_a_maximum_on
         spread = rng.choice([1, 2, 3])
         half = [(big >> 1) + (rng.randrange(spread) << low) for _ in range(n)]
         m = _Matcher(n)
-        m.set_plain(half, [[rng.random() < 0.9 for _ in range(i)] for i in range(n)])
+        m.set_plain(half, [[j for j in range(i) if rng.random() >= 0.9] for i in range(n)])
         m.compute()
         bracket = sorted(rng.sample(range(n), k=2 * rng.randint(3, n // 2)))
         s1, s2 = bracket[: len(bracket) // 2], bracket[len(bracket) // 2 :]
@@ -146,3 +148,31 @@ def test_settling_a_remainder_player_by_player_keeps_every_matching_a_maximum_on
             if mate[pv] != pv and rng.random() < 0.8:  # (else he stays, his addends with him)
                 m.finalize(pv, mate[pv], 4 * big)
     assert moved > 40, (moved, steps_solved)  # (64 against 154 solves when written)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_row_written_in_one_call_leaves_what_its_edges_written_one_by_one_leave(seed):
+    """``set_row(a, edges)`` is ``set(a, b, weight)`` for each edge in its order: the weights, the edges
+    recorded as changed (and their old weights, in the same order), the edges pending for the kept graphs,
+    and which players stay plain."""
+    rng = random.Random(seed)
+    n = rng.randint(4, 30)
+    half = [(1 << 40) + rng.randrange(3) for _ in range(n)]
+    barred = [[j for j in range(i) if rng.random() >= 0.8] for i in range(n)]
+    one_by_one, in_rows = _Matcher(n), _Matcher(n)
+    for m in (one_by_one, in_rows):
+        m.set_plain(half, barred)
+        m.compute()  # (after a matching the writes are recorded; the kept graphs take pending edges)
+        m.pending, m.whole_pending = set(), set()
+    for _ in range(10):
+        a = rng.randrange(n)
+        others = rng.sample([b for b in range(n) if b != a], k=rng.randint(0, n - 1))
+        edges = [(b, rng.choice([0, one_by_one.w[a][b], half[a] + half[b], (1 << 41) + rng.randrange(5)])) for b in others]
+        for b, weight in edges:
+            one_by_one.set(a, b, weight)
+        in_rows.set_row(a, edges)
+        assert in_rows.w == one_by_one.w
+        assert list(in_rows.changed.items()) == list(one_by_one.changed.items())
+        assert in_rows.pending == one_by_one.pending and in_rows.whole_pending == one_by_one.whole_pending
+        assert in_rows.plain == one_by_one.plain and in_rows.plain_changes == one_by_one.plain_changes
+    assert one_by_one.changed and one_by_one.pending, "the steps changed nothing"
