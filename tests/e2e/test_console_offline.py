@@ -218,3 +218,56 @@ def test_moves_refused_on_arrival_are_shown_plainly_and_nothing_is_recorded_in_t
     page.reload()
     expect(outbox).to_have_count(1)
     expect(outbox.first).to_have_attribute("data-status", "refused")
+
+
+def test_a_state_read_before_a_move_and_answered_after_it_does_not_put_the_console_back_a_ply(
+        browser, live_server, make_user):
+    """A read of the game sent before a move is recorded and answered after the move's own answer (a slow
+    poll crossing a quick write) carries the older state: the console keeps the newer one, so the next
+    move goes for the next ply and is recorded, instead of being sent for a ply already taken and refused
+    ("Ply 1 is already recorded as 11-15"). (The console's service worker is blocked here: once it
+    controls the page, the API's requests are routed past the page, where the test could not hold one.)"""
+    make_user("ref3", "referee")
+    _, game = _game("ref3")
+    context = browser.new_context(base_url=live_server.url, service_workers="block")
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    sign_in(page, "ref3")
+    page.goto(f"/games/{game.id}/console")
+    expect(page.get_by_test_id("game-status")).to_contain_text("Black to move")
+
+    held = []  # the first read of the game's state: made now, given to the page later
+
+    def hold_one_read(route):
+        if route.request.method == "GET" and not held:
+            held.append((route, route.fetch()))
+            return
+        route.continue_()
+
+    page.route(re.compile(rf".*/api/v1/games/{game.id}/$"), hold_one_read)
+    for _ in range(100):  # the console reads the state every 2 s
+        if held:
+            break
+        page.wait_for_timeout(100)
+    assert held, "the console read no state"
+    field = page.get_by_label("Move (PDN)")
+    field.fill("11-15")
+    field.press("Enter")
+    expect(page.get_by_test_id("move-1")).to_have_text("11-15")
+    route, before_the_move = held[0]
+    assert before_the_move.json()["ply"] == 0
+    # The old state arrives after the move's answer; the connection drops at once (no later read can
+    # mend what the desk holds), and the next move is typed: it waits with the ply it is to have.
+    route.fulfill(response=before_the_move)
+    page.context.set_offline(True)
+    field.fill("22-18")
+    field.press("Enter")
+    outbox = page.get_by_test_id("outbox-item")
+    expect(outbox).to_have_count(1)
+    expect(outbox.first).to_have_attribute("data-ply", "2")
+    page.context.set_offline(False)
+    expect(page.get_by_test_id("move-2")).to_have_text("22-18", timeout=15_000)
+    expect(page.get_by_test_id("outbox")).to_be_hidden()
+    game.refresh_from_db()
+    assert _recorded(game) == ["11-15", "22-18"]
+    context.close()

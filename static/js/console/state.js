@@ -63,6 +63,13 @@ export function loadState() {
 }
 
 export function setState(next, answer) {
+  if (desk.state && typeof next.log_length === "number" && typeof desk.state.log_length === "number" &&
+      next.log_length < desk.state.log_length) {
+    /* An older state than the one held (the log only grows): a read sent before a move was
+       recorded and answered after it. Taken, it would put the desk back a ply, and the next move
+       typed would be sent for a ply already recorded. What the desk knows stands. */
+    return;
+  }
   if (!next.moves && next.last_move) {
     /* A move's answer carries that move, not the whole list: add it to the list we have, or
        read the whole state when another desk recorded moves in between. */
