@@ -237,28 +237,16 @@ class _Matcher:
         self.interned: dict[int, int] = {}  # each weight of the reduced graphs, once
 
     def set(self, a: int, b: int, weight: int) -> None:
-        row = self.w[a]
-        old = row[b]
-        if old == weight:  # nothing to record: a plain player's edges already are plain or 0 (see set_halves)
-            return
-        key = (a, b) if a < b else (b, a)
-        if key not in self.changed:
-            self.changed[key] = old
-        if self.pending is not None:
-            self.pending.add(key[0] * self.n + key[1])
-        if self.whole_pending is not None:
-            self.whole_pending.add(key[0] * self.n + key[1])
-        row[b] = weight
-        self.w[b][a] = weight
-        if weight and self.half is not None and weight != self.half[a] + self.half[b]:
-            plain = self.plain
-            if plain[a] or plain[b]:
-                plain[a] = plain[b] = False
-                self.plain_changes += 1
+        """Gives the edge ``a``-``b`` the weight ``weight`` (``set_row`` with one edge)."""
+        self.set_row(a, ((b, weight),))
 
     def set_row(self, a: int, edges: Iterable[tuple[int, int]]) -> None:
-        """``set(a, b, weight)`` for each ``(b, weight)`` of ``edges``, in their order: one call for a
-        row of a player's edges (the remainder's weights, a few hundred thousand edges a round of
+        """Gives each edge ``a``-``b`` of ``edges`` (pairs ``(b, weight)``, in their order) its weight, and
+        records what changed: the edge's weight before its first change since the last matching
+        (``changed``), the edge for each kept graph (``pending``, ``whole_pending``), and its two players
+        no longer plain when the new weight is neither 0 nor the sum of their halves. A write that
+        changes nothing records nothing (a plain player's edges are already plain or 0: ``set_halves``).
+        One call for a player's row (the remainder's weights, a few hundred thousand edges a round of
         1,000 players), its lookups made once."""
         n, w, changed, pending, whole = self.n, self.w, self.changed, self.pending, self.whole_pending
         half, plain = self.half, self.plain

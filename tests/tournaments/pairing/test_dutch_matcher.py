@@ -151,28 +151,37 @@ def test_settling_a_remainder_player_by_player_keeps_every_matching_a_maximum_on
 
 
 @pytest.mark.parametrize("seed", range(20))
-def test_a_row_written_in_one_call_leaves_what_its_edges_written_one_by_one_leave(seed):
-    """``set_row(a, edges)`` is ``set(a, b, weight)`` for each edge in its order: the weights, the edges
-    recorded as changed (and their old weights, in the same order), the edges pending for the kept graphs,
-    and which players stay plain."""
+def test_a_row_written_records_each_change_once_for_the_matching_and_the_kept_graphs(seed):
+    """``set_row(a, edges)`` writes each weight at both ends and records, edge by edge in its order: the
+    weight before the edge's first change (``changed``, in the order of first changes), the edge for the
+    kept graphs (``a * n + b``, ``a < b``), and two players no longer plain when the new weight is neither
+    0 nor the sum of their halves; a write that changes nothing records nothing."""
     rng = random.Random(seed)
     n = rng.randint(4, 30)
     half = [(1 << 40) + rng.randrange(3) for _ in range(n)]
-    barred = [[j for j in range(i) if rng.random() >= 0.8] for i in range(n)]
-    one_by_one, in_rows = _Matcher(n), _Matcher(n)
-    for m in (one_by_one, in_rows):
-        m.set_plain(half, barred)
-        m.compute()  # (after a matching the writes are recorded; the kept graphs take pending edges)
-        m.pending, m.whole_pending = set(), set()
+    m = _Matcher(n)
+    m.set_plain(half, [[j for j in range(i) if rng.random() >= 0.8] for i in range(n)])
+    m.compute()  # (after a matching the writes are recorded)
+    m.pending, m.whole_pending, m.changed = set(), set(), {}
+    w = [list(row) for row in m.w]  # the model, written as the docstring says
+    changed, pending, plain, plain_changes = {}, set(), list(m.plain), m.plain_changes
     for _ in range(10):
         a = rng.randrange(n)
         others = rng.sample([b for b in range(n) if b != a], k=rng.randint(0, n - 1))
-        edges = [(b, rng.choice([0, one_by_one.w[a][b], half[a] + half[b], (1 << 41) + rng.randrange(5)])) for b in others]
+        edges = [(b, rng.choice([0, w[a][b], half[a] + half[b], (1 << 41) + rng.randrange(5)])) for b in others]
+        m.set_row(a, edges)
         for b, weight in edges:
-            one_by_one.set(a, b, weight)
-        in_rows.set_row(a, edges)
-        assert in_rows.w == one_by_one.w
-        assert list(in_rows.changed.items()) == list(one_by_one.changed.items())
-        assert in_rows.pending == one_by_one.pending and in_rows.whole_pending == one_by_one.whole_pending
-        assert in_rows.plain == one_by_one.plain and in_rows.plain_changes == one_by_one.plain_changes
-    assert one_by_one.changed and one_by_one.pending, "the steps changed nothing"
+            if w[a][b] == weight:
+                continue
+            key = (min(a, b), max(a, b))
+            changed.setdefault(key, w[a][b])
+            pending.add(key[0] * n + key[1])
+            w[a][b] = w[b][a] = weight
+            if weight and weight != half[a] + half[b] and (plain[a] or plain[b]):
+                plain[a] = plain[b] = False
+                plain_changes += 1
+        assert m.w == w
+        assert list(m.changed.items()) == list(changed.items())
+        assert m.pending == pending and m.whole_pending == pending
+        assert m.plain == plain and m.plain_changes == plain_changes
+    assert changed and not all(plain), "the steps changed nothing"
