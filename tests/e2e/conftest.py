@@ -21,3 +21,12 @@ def live_page(browser, server):
     page = context.new_page()
     yield page
     context.close()
+
+
+@pytest.fixture
+def demo_logins(transactional_db):
+    """The demo in the test's database (seeded once a process, then copied back: tests/support/demo_snapshot.py);
+    returns each login's password by username."""
+    from tests.support.demo_snapshot import seeded_demo
+
+    return {login.username: login.password for login in seeded_demo()}

@@ -486,11 +486,8 @@ def game_page_states(walk: Walk, game) -> None:  # noqa: ANN001
 # clubs) and visits some 30 pages in 3 widths and 25 states: minutes, beyond the suite's 300 s.
 @pytest.mark.timeout(1200)
 def test_every_main_page_and_the_states_its_users_meet_pass_axe_fit_a_phone_and_are_photographed(
-        browser, live_server, capsys):
-    from tournaments.demo import demo_seed
-
-    logins = {login.username: login.password for login in demo_seed()}
-    walk = Walk(browser, live_server.url, logins)
+        browser, live_server, demo_logins, capsys):
+    walk = Walk(browser, live_server.url, demo_logins)
     started = time.monotonic()
     try:
         pages = walk_pages(walk)

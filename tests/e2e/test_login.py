@@ -7,12 +7,10 @@ import pytest
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
-def test_the_demo_director_signs_in_and_sees_the_home_page(page):
+def test_the_demo_director_signs_in_and_sees_the_home_page(page, demo_logins):
     from playwright.sync_api import expect
 
-    from tournaments.demo import demo_seed
-
-    logins = {login.username: login.password for login in demo_seed()}
+    logins = demo_logins
     page.goto("/")
     page.get_by_role("link", name="Sign in").click()
     page.get_by_label("Username").fill("director")
@@ -24,12 +22,9 @@ def test_the_demo_director_signs_in_and_sees_the_home_page(page):
     expect(page.locator("table.pairings tbody tr")).to_have_count(4)
 
 
-def test_a_wrong_password_is_refused(page):
+def test_a_wrong_password_is_refused(page, demo_logins):
     from playwright.sync_api import expect
 
-    from tournaments.demo import demo_seed
-
-    demo_seed()
     page.goto("/accounts/login/")
     page.get_by_label("Username").fill("director")
     page.get_by_label("Password").fill("not-the-password")

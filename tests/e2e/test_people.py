@@ -9,13 +9,6 @@ from tests.support.browser import sign_in
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
-@pytest.fixture
-def demo_logins():
-    from tournaments.demo import demo_seed
-
-    return {login.username: login.password for login in demo_seed()}
-
-
 def test_each_role_finds_its_way_in_from_the_navigation(page, demo_logins):
     from playwright.sync_api import expect
 
