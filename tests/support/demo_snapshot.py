@@ -4,7 +4,7 @@ Seeding the demo (``tournaments.demo.demo_seed``: two tournaments played move by
 arbitration services, an event, a title match, clubs, a league) takes 10-30 s of CPU, and the browser
 tests that walk it are transactional: the database is emptied after each of them, so each seeded it
 again. Instead the first test of a process to ask for the demo seeds it and takes a snapshot of every
-table the flush empties (PostgreSQL's ``COPY ... TO STDOUT`` in binary, into memory: a few hundred
+table the flush empties but the workers' heartbeats (PostgreSQL's ``COPY ... TO STDOUT`` in binary, into memory: a few hundred
 kilobytes); a later test empties those tables and copies the snapshot back (``COPY ... FROM STDIN``),
 which takes a fraction of a second. The rows come back with their own ids; the flush leaves the
 sequences where they were (``tests/conftest.py``'s ``quick_flush``), already past them (any a test reset
@@ -26,6 +26,9 @@ from django.db import connection, transaction
 from tournaments.demo import Login, demo_seed
 
 KEPT = frozenset({"django_content_type", "auth_permission"})  # what the flush keeps (tests/conftest.py)
+# the workers' heartbeats: written by the Celery worker processes of the run at any moment, not by the seeding,
+# so neither taken nor put back (a heartbeat copied back would set a live worker's back in time)
+OF_THE_PROCESSES = frozenset({"core_worker_heartbeat"})
 
 
 @dataclass(frozen=True)
@@ -39,8 +42,9 @@ _snapshot: Snapshot | None = None
 
 
 def flushed_tables() -> list[str]:
-    """The tables a transactional test's flush empties, in a fixed order."""
-    return sorted(set(connection.introspection.django_table_names(only_existing=True, include_views=False)) - KEPT)
+    """The tables a transactional test's flush empties, in a fixed order, but the workers' heartbeats."""
+    tables = set(connection.introspection.django_table_names(only_existing=True, include_views=False))
+    return sorted(tables - KEPT - OF_THE_PROCESSES)
 
 
 def take() -> dict[str, bytes]:
