@@ -259,7 +259,8 @@ LiveFeed.prototype.pollDelay = function (normal) {
  * pageRefresher(element, after): returns refresh(), which reads the page again (the same address)
  * and puts the fresh content (and data- attributes) of the element with the same id in place of the element's own, then
  * calls after() if given (to set up what a script draws in the new content). Calls made while a
- * read is under way are folded into one more read after it: never two at once.
+ * read is under way are folded into one more read after it: never two at once. refresh.busy() says
+ * whether a read is under way (what the page shows, and its data- attributes, may then be behind).
  */
 export function pageRefresher(element, after) {
   var reading = false;
@@ -292,6 +293,9 @@ export function pageRefresher(element, after) {
         refresh();
       }
     });
+  };
+  refresh.busy = function () {
+    return reading;
   };
   return refresh;
 }

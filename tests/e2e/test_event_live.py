@@ -67,3 +67,75 @@ def test_a_title_matchs_page_follows_its_games_to_the_end_of_the_match(transacti
     finish(director, current_game(match), one)
     expect(live_page.get_by_test_id("match-winner")).to_contain_text("Champion 1 wins the match: decided after game 3")
     expect(live_page.get_by_test_id("match-status")).to_have_text("Finished")
+
+
+def test_the_deciding_game_that_ends_while_the_page_is_read_again_is_still_shown(transactional_db, server,
+                                                                                 live_page):
+    """The page takes the entries of the games it lists; while it is being read again, that list can be behind:
+    here game 3 is created and ends (deciding the match: no game 4 is created to say it) while the page still
+    lists games 1 and 2. The page reads itself once more when the new list holds a game whose entry came during
+    the read, so the decided match is shown. (The reads of the page are held and answered by the test: the
+    first with the page as it was before game 2 ended, the second with the page before game 3 ended.)"""
+    import re
+
+    from accounts.services import user_create_with_role
+    from events import services
+    from tests.events.helpers import current_game, finish, players
+    from tests.support.browser import TEST_PASSWORD
+
+    director = user_create_with_role(username="td", password=TEST_PASSWORD, role="director")
+    one, two = players("Champion", [2400, 2380])
+    match = services.title_match_create(acting_user=director, name="Title", slug="title", player_one=one,
+                                        player_two=two, games=4)
+    services.title_match_start(acting_user=director, match=match)
+    live_page.goto("/events/matches/title/")
+    expect(live_page.locator("html")).to_have_attribute("data-live", "open")
+    rows = live_page.get_by_test_id("score-line-row")
+    finish(director, current_game(match), one)
+    expect(rows.nth(1).locator("td").nth(6)).to_have_text("being played")
+    second = current_game(match)
+    before_game_2_ended = live_page.request.get(live_page.url)  # lists games 1 and 2
+
+    held = []  # the page's reads of itself (fetch), answered below
+
+    def hold(route):  # noqa: ANN001, ANN202
+        if route.request.resource_type == "fetch":
+            held.append(route)
+        else:
+            route.continue_()
+
+    def wait_for_reads(count: int) -> None:
+        for _ in range(100):
+            if len(held) >= count:
+                return
+            live_page.wait_for_timeout(100)
+        raise AssertionError(f"the page read itself {len(held)} times, not {count}")
+
+    live_page.route(re.compile(r".*/events/matches/title/$"), hold)
+    finish(director, second, one)  # game 2 ends (a read) and game 3 is created (one more read after it)
+    wait_for_reads(1)
+    held[0].fulfill(response=before_game_2_ended)
+    wait_for_reads(2)
+    third = current_game(match)
+    before_game_3_ended = held[1].fetch()  # game 3 being played
+    def listed(response) -> list[str]:  # noqa: ANN001
+        return re.search(r'data-game-ids="([^"]*)"', response.text()).group(1).split()
+
+    assert str(third.pk) not in listed(before_game_2_ended) and str(third.pk) in listed(before_game_3_ended)
+    # a listener of the test's own in the page, to know when game 3's end has come by push
+    listener = live_page.evaluate_handle("""game => {
+        const seen = {ended: false};
+        const source = new EventSource("/live/games?all=1");
+        source.onmessage = message => {
+            const data = JSON.parse(message.data);
+            if (data.type === "entry" && data.game === game && data.kind === "game_end") { seen.ended = true; }
+        };
+        return new Promise(ready => { source.onopen = () => ready(seen); });
+    }""", third.pk)
+    finish(director, third, one)  # game 3 ends: 3-0, the match is decided
+    live_page.wait_for_function("seen => seen.ended", arg=listener, timeout=10_000)
+    live_page.wait_for_timeout(500)  # (the page's own stream has its copy of the same entries by now)
+    held[1].fulfill(response=before_game_3_ended)
+    live_page.unroute(re.compile(r".*/events/matches/title/$"))
+    expect(live_page.get_by_test_id("match-winner")).to_contain_text("Champion 1 wins the match: decided after game 3")
+    expect(rows.nth(2).locator("td").nth(6)).to_have_text("3-0")  # the score after game 3
