@@ -47,6 +47,7 @@ from tournaments.pairing.dutch_cli import main
 from tournaments.pairing.trf import TrfRound, parse_trf, read_trf, write_trf
 
 DATA = Path(__file__).parent / "data" / "dutch"
+OPTIONS = Path(__file__).parent / "data" / "dutch-options"  # see its SOURCES.md
 
 KNOWN_DIFFERENT: dict[str, set[int]] = {}
 
@@ -59,11 +60,11 @@ def _files() -> list[Path]:
     return [DATA / name for _, name in sized[:count]]
 
 
-@pytest.mark.parametrize("path", _files(), ids=lambda p: p.name)
-def test_every_round_is_the_references_pairing(path):
+def _replayed(path: Path) -> dict[int, str]:
+    """Pairs every round of the file from the rounds before it; returns the rounds that differ, with why."""
     t = read_trf(str(path))
     total = t.rounds_played
-    initial = infer_initial_colour(t)
+    initial = t.initial_colour or infer_initial_colour(t)
     differing = {}
     for k in range(1, total + 1):
         rd = round_of(t.cut(k - 1), rounds_total=total, initial_colour=initial)
@@ -73,8 +74,35 @@ def test_every_round_is_the_references_pairing(path):
             differing[k] = deciding_criterion(rd, ours, theirs)
     for k, why in sorted(differing.items()):
         print(f"{path.name} round {k}: {why}")
+    return differing
+
+
+@pytest.mark.parametrize("path", _files(), ids=lambda p: p.name)
+def test_every_round_is_the_references_pairing(path):
+    differing = _replayed(path)
     unexpected = {k: why for k, why in differing.items() if k not in KNOWN_DIFFERENT.get(path.name, set())}
     assert not unexpected, f"{path.name}: rounds paired otherwise than the reference: {unexpected}"
+
+
+@pytest.mark.parametrize("path", sorted(OPTIONS.glob("*.trf")), ids=lambda p: p.name)
+def test_every_round_with_prohibitions_acceleration_and_other_points_is_the_references_pairing(path):
+    """The options the reference's generator leaves out, each round confirmed by the reference's checker."""
+    assert _replayed(path) == {}
+
+
+def test_the_options_set_holds_every_option_it_is_there_for():
+    files = [read_trf(str(path)) for path in sorted(OPTIONS.glob("*.trf"))]
+    results = [{r.result for p in t.players for r in p.rounds} for t in files]
+    assert len(files) >= 100
+    assert sum(bool(t.forbidden) for t in files) >= 40  # 260 lines, some for a few rounds only
+    assert any(first > 1 or last < t.rounds_played for t in files for first, last, _ in t.forbidden)
+    assert sum(bool(t.accelerations) for t in files) >= 30  # XXA
+    assert {(t.points.win, t.points.draw, t.points.bye) for t in files} >= {(10, 5, 10), (20, 10, 20), (30, 10, 30), (10, 5, 5)}
+    assert {t.initial_colour for t in files} == {"w", "b"}
+    assert sum({"H", "Z", "+", "-", "U"} <= found for found in results) >= 20
+    # a double forfeit: both players of a pairing lose it
+    assert any(r.result == "-" and t.player(r.opponent).rounds[k].result == "-"
+               for t in files for p in t.players for k, r in enumerate(p.rounds) if r.opponent)
 
 
 def test_the_check_mode_accepts_a_reference_file_whole(capsys):
