@@ -45,6 +45,7 @@ from tournaments.services.outcomes import (  # noqa: F401
     scoring_of,
     standings_rows,
     standings_scope,
+    starting_list,
 )
 
 
@@ -419,7 +420,8 @@ def tournament_trf(tournament: Tournament) -> str:
                       for row in prohibitions_data(tournament)) if tournament.format == Tournament.Format.SWISS else ()
     return pure.trf_text(name=tournament.name, players=players, rounds_total=tournament.round_count or None,
                          scoring=scoring_of(tournament), forbidden=forbidden,
-                         accelerated=tournament.acceleration == Tournament.Acceleration.BAKU)
+                         accelerated=tournament.acceleration == Tournament.Acceleration.BAKU,
+                         starting=[number[p] for p in starting_list(entries)])
 
 
 def crosstable_csv(tournament: Tournament) -> str:

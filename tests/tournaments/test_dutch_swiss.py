@@ -254,6 +254,38 @@ def test_baku_acceleration_gives_virtual_points_to_the_first_half():
     assert points[1] == (10, 10, 10, 5, 5)  # 1 point before rounds 1-3, a half before rounds 4-5
 
 
+def test_baku_groups_keep_their_last_ga_player_when_players_enter_late():
+    """FIDE C.04.5.1, late entries: GA is made from the list the tournament started from, and its last
+    player stays the one he was."""
+    numbers = list(range(1, 18))
+    # 16 started, number 17 entered late below them all: GA stays 1-8 (2 x ceil(16 / 4)), not 1-10
+    assert sorted(baku_virtual_points(numbers, 7, starting=set(range(1, 17)))) == list(range(1, 9))
+    assert sorted(baku_virtual_points(numbers, 7)) == list(range(1, 11))  # as if all 17 had started
+    # a late entry placed above the last GA player joins GA, which then holds an odd number of players
+    assert sorted(baku_virtual_points(numbers, 7, starting=set(numbers) - {3})) == list(range(1, 10))
+
+
+def test_a_baku_swiss_keeps_its_groups_when_a_player_enters_late(director, client_as):
+    players = make_players(17)
+    tournament = running_tournament(director, players[:16], round_count=5, acceleration="baku", games_per_match=1,
+                                    opening="go-as-you-please", **DUTCH)
+    play_round(director, tournament, outcome=lambda g: "1/2-1/2" if g.pk % 3 == 0 else "1-0")
+    response = client_as(director).post("/api/v1/tournaments/club/entries/",
+                                        {"player": players[16].pk, "missed_rounds": "half"}, format="json")
+    assert response.status_code == 201, response.content
+    trf = parse_trf(selectors.tournament_trf(tournament), "late.trf")
+    assert len(trf.players) == 17
+    assert sorted(dict(trf.accelerations)) == list(range(1, 9))  # GA as round 1 had it, not 2 x ceil(17 / 4)
+    # round 2 is the Dutch pairing of the file, colours and all (one game a round)
+    entries = list(tournament.entries.order_by("seed", "-player__rating", "player__name", "player_id"))
+    by_number = {i: e.player_id for i, e in enumerate(entries, start=1)}
+    expected = {(by_number[p.white], by_number[p.black] if p.black else None) for p in pair_next_round(trf)}
+    services.round_pair(acting_user=director, tournament=tournament)
+    paired = {(m.player_one_id, m.player_two_id) for m in Match.objects.filter(round__tournament=tournament,
+                                                                                round__number=2)}
+    assert paired == expected
+
+
 def test_baku_acceleration_pairs_the_top_half_among_themselves_in_round_one(director):
     players = make_players(8)
     plain = running_tournament(director, players, round_count=5, **DUTCH)

@@ -34,7 +34,7 @@ because the goal is its pairings; the code is our own.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import compress, takewhile
 from operator import ne
@@ -1573,18 +1573,28 @@ def pair_next_round(
 
 
 def baku_virtual_points(
-    numbers: Sequence[int], rounds_total: int, system: PointSystem | None = None
+    numbers: Sequence[int], rounds_total: int, system: PointSystem | None = None, *,
+    starting: Collection[int] | None = None,
 ) -> dict[int, tuple[int, ...]]:
     """Returns the Baku acceleration's virtual points (FIDE C.04.5.1), by pairing number, before each round.
 
-    ``numbers`` are the pairing numbers of the players in the initial order, before round 1. The
-    first group (GA) is the first half of them rounded up to an even number (2 x ceil(n / 4));
-    the accelerated rounds are the first half of the tournament (rounded up): GA players have 1
+    ``numbers`` are the pairing numbers of the players in the pairing list's order. The first group
+    (GA) is the first half of the list the tournament started from, rounded up to an even number
+    (2 x ceil(n / 4)); ``starting`` holds the numbers of that list (None: all of ``numbers``: no
+    late entry). A late entry is placed in the list as the others are and the last GA player stays
+    the one he was (C.04.5.1, "Late entries"): GA is every player up to him, so it may grow by the
+    late entries placed above him and hold an odd number; never by the ones below. The
+    accelerated rounds are the first half of the tournament (rounded up): GA players have 1
     virtual point (a win's worth) before the first half of them (rounded up) and 0.5 before the
     others; GB players, and everybody after the accelerated rounds, none.
     """
     system = system or PointSystem()
-    ga = numbers[: 2 * -(-len(numbers) // 4)]
+    order = list(numbers)
+    first = order if starting is None else [n for n in order if n in starting]
+    if not first:
+        return {}
+    last = first[min(2 * -(-len(first) // 4), len(first)) - 1]
+    ga = order[: order.index(last) + 1]
     accelerated = -(-rounds_total // 2)
     full = -(-accelerated // 2)
     points = tuple(system.win if k < full else system.win // 2 for k in range(accelerated))

@@ -165,6 +165,14 @@ def published_byes(tournament: Tournament) -> list[tuple[int, int, str]]:
                 .values_list("round_number", "player_id", "kind"))
 
 
+def starting_list(entries: list[Entry]) -> list[int]:
+    """Returns the player ids of the list a Swiss started from, in the order of ``entries``: every entry
+    paired from round 1 on, but not one withdrawn before round 1 was published. The Baku acceleration's
+    groups are made from it (FIDE C.04.5.1): a late entry is not in it, so he does not move its last
+    GA player."""
+    return [e.player_id for e in entries if e.first_round == 1 and e.withdrawn_after_round != 0]
+
+
 def match_results(outcomes: dict[int, MatchOutcome],
                   byes: list[tuple[int, int, str]] = ()) -> list[pure.MatchResult]:  # type: ignore[assignment]
     """Returns the decided matches as the scoring functions take them (with the games each

@@ -7,6 +7,7 @@ pure package (``tournaments.pairing``, ``tournaments.scoring``, ``tournaments.lo
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -130,12 +131,13 @@ class DutchEntrant:
 
 def dutch_pairings(players: list[DutchEntrant], *, scoring: Scoring, rounds_total: int, two_games: bool,
                    prohibited: list[tuple[int, int, frozenset[int]]] = (), accelerated: bool = False,
-                   initial_colour: str = "B") -> tuple[list[Pairing], str]:
+                   starting: Collection[int] | None = None, initial_colour: str = "B") -> tuple[list[Pairing], str]:
     """Pairs a Swiss round by the FIDE Dutch system; each pairing says which rules made it.
 
     ``players`` in pairing-number order (the starting ranks); ``prohibited`` (first round, last
     round, player ids) keeps players apart (the absolute criterion C1); ``accelerated``: the Baku
-    acceleration; ``initial_colour``: the colour of the top pairing number in round 1 (``"B"``,
+    acceleration, its groups made from ``starting`` (the ids of the list the tournament started
+    from; None: all of ``players``; late entries are not in it); ``initial_colour``: the colour of the top pairing number in round 1 (``"B"``,
     Black, who moves first, or ``"W"``), as lots gave it, which the colour rules fall back on.
     ``one`` of each pairing moves first (the colour allocation's choice; with
     ``two_games`` lots decide it at publication). Returns the pairings (higher scores first, the
@@ -155,7 +157,10 @@ def dutch_pairings(players: list[DutchEntrant], *, scoring: Scoring, rounds_tota
     first_mover = "w" if initial_colour == "B" else "b"  # the TRF's "white" is the side that moves first
     trf = TrfTournament(players=tuple(lines), rounds_total=rounds_total, initial_colour=first_mover, points=system,
                         forbidden=forbidden)
-    virtual = baku_virtual_points(list(by_number), rounds_total, system) if accelerated else None
+    virtual = None
+    if accelerated:
+        first = None if starting is None else {number[i] for i in starting if i in number}
+        virtual = baku_virtual_points(list(by_number), rounds_total, system, starting=first)
     rd = round_of(trf, rounds_total=rounds_total, initial_colour=first_mover, virtual_points=virtual)
     pairs = sort_pairs(pair_round(rd), rd.by_number)
 
@@ -296,16 +301,18 @@ class TrfEntry:
 
 
 def trf_text(*, name: str, players: list[TrfEntry], rounds_total: int | None, scoring: Scoring,
-             forbidden: tuple[tuple[int, int, frozenset[int]], ...] = (), accelerated: bool = False) -> str:
+             forbidden: tuple[tuple[int, int, frozenset[int]], ...] = (), accelerated: bool = False,
+             starting: Collection[int] | None = None) -> str:
     """Returns the tournament as FIDE's TRF, one round a match, its points the tournament's (BBW, BBD,
     BBL, BBU lines: a won match, a drawn one, a lost one, the bye); ``forbidden`` (first round, last
     round, pairing numbers) are the players kept apart (``260`` lines); ``accelerated``: the Baku
-    acceleration's virtual points, an ``XXA`` line for each player who has some."""
+    acceleration's virtual points, an ``XXA`` line for each player who has some, its groups made from
+    ``starting`` (the pairing numbers of the list the tournament started from; None: every player)."""
     system = PointSystem(win=round(scoring.win * 10), draw=round(scoring.draw * 10), loss=round(scoring.loss * 10),
                          zero_bye=0, forfeit_loss=round(scoring.loss * 10), bye=round(scoring.bye * 10))
     accelerations = ()
     if accelerated and rounds_total:
-        virtual = baku_virtual_points(sorted(p.number for p in players), rounds_total, system)
+        virtual = baku_virtual_points(sorted(p.number for p in players), rounds_total, system, starting=starting)
         accelerations = tuple(sorted(virtual.items()))
     trf = TrfTournament(
         players=tuple(

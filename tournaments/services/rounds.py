@@ -42,7 +42,13 @@ from tournaments.services.errors import (
     StatusTransitionRefused,
     WrongTournamentStatus,
 )
-from tournaments.services.outcomes import match_outcomes, published_byes, scoring_of, standings_rows
+from tournaments.services.outcomes import (
+    match_outcomes,
+    published_byes,
+    scoring_of,
+    standings_rows,
+    starting_list,
+)
 from tournaments.services.presence import ABSENT_FORFEIT, ABSENT_LEAVE_OUT, ABSENT_POLICIES, absentees
 
 Format = Tournament.Format
@@ -152,7 +158,8 @@ def _dutch_pairings(tournament: Tournament, number: int, entries: list[Entry]) -
         pairings, note = pure.dutch_pairings(
             players, scoring=scoring_of(tournament), rounds_total=tournament.round_count or number,
             two_games=two_games, prohibited=_prohibited(tournament, number),
-            accelerated=tournament.acceleration == Tournament.Acceleration.BAKU, initial_colour=initial)
+            accelerated=tournament.acceleration == Tournament.Acceleration.BAKU, starting=starting_list(everyone),
+            initial_colour=initial)
     except pure.PairingError as error:
         raise PairingUnavailable(f"No pairing meets the Dutch system's absolute criteria: {error}.") from error
     if not two_games:
