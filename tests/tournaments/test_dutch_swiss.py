@@ -376,6 +376,44 @@ def test_a_dutch_swiss_of_single_games_casts_lots_for_the_top_seeds_colour_once(
         "colour_lots_seed")
 
 
+def test_round_ones_colours_are_read_back_as_the_reference_infers_them():
+    from tournaments.pairing.colours import initial_colour_from_round_one
+
+    assert initial_colour_from_round_one(["B", "W", "W", "B"]) == "B"
+    # the top seed's game was a forfeit: no colour, but he was paired, so the next one had the other colour
+    assert initial_colour_from_round_one([None, "W", "B", "B", "W"], [True, True, True, True, True]) == "B"
+    # the top seed was not paired (a bye asked for): the first one paired had the lots' colour
+    assert initial_colour_from_round_one([None, "W", "B", "B", "W"], [False, True, True, True, True]) == "W"
+    # a forfeit on boards 1 and 2: two players without colours before the first with one
+    assert initial_colour_from_round_one([None, None, "W", "B"], [True, True, True, True]) == "W"
+
+
+def test_a_single_game_swiss_keeps_the_lots_colour_when_the_top_seeds_first_match_is_forfeited(director):
+    import re
+
+    from tournaments.pairing.colours import initial_colour_lots
+
+    players = make_players(8)
+    tournament = running_tournament(director, players, round_count=4, games_per_match=1,
+                                    opening="go-as-you-please", **DUTCH)
+    services.presence_set(acting_user=director, tournament=tournament, player=players[0].pk, present=False)
+    first = services.round_pair(acting_user=director, tournament=tournament, absent="forfeit")
+    services.round_publish(acting_user=director, tournament=tournament, number=1)
+    forfeits = Match.objects.filter(round=first, kind="forfeit").values_list("player_one_id", "player_two_id")
+    assert any(players[0].pk in pair for pair in forfeits)  # the top seed's match was not played
+    lots = initial_colour_lots(int(re.search(r"lots, seed (\d+)", first.explanation[0]).group(1)))
+    finish_games(director, tournament, first, lambda g: "1/2-1/2")
+    second = services.round_pair(acting_user=director, tournament=tournament)
+    # read back from round 1 (the top seed's game was not played): the colour the lots gave, not its opposite
+    assert f"the top seed's colour in round 1 is {'Black' if lots == 'B' else 'White'}" in second.explanation[0]
+    # and round 2 is the Dutch pairing of the tournament's file, colours and all
+    trf = parse_trf(selectors.tournament_trf(tournament), "forfeit.trf")
+    entries = list(tournament.entries.order_by("seed", "-player__rating", "player__name", "player_id"))
+    by_number = {i: e.player_id for i, e in enumerate(entries, start=1)}
+    expected = {(by_number[p.white], by_number[p.black] if p.black else None) for p in pair_next_round(trf)}
+    assert {(m.player_one_id, m.player_two_id) for m in Match.objects.filter(round=second)} == expected
+
+
 def test_the_dutch_core_gives_the_top_seed_the_colour_the_lots_gave():
     players = [pure.DutchEntrant(id=n, name=f"P{n}") for n in range(1, 7)]
     scoring = pure.Scoring()

@@ -27,20 +27,22 @@ def initial_colour_lots(seed: int) -> str:
     return FIRST if random.Random(seed).random() < 0.5 else SECOND
 
 
-def initial_colour_from_round_one(colours: Sequence[str | None]) -> str | None:
+def initial_colour_from_round_one(colours: Sequence[str | None], paired: Sequence[bool] | None = None) -> str | None:
     """Returns the colour lots gave the top pairing number, read from round 1 as it was played.
 
-    ``colours`` are the round-1 colours of the players in pairing-number order (None: not
-    paired in a game). As the reference infers it: the first player with a colour had it if he
-    stands at an even place among those paired, else the other one.
+    ``colours`` are the round-1 colours of the players in pairing-number order (None: no game
+    with a colour); ``paired`` says, in the same order, whether each took part in round 1's pairing
+    (a game, a forfeit, the pairing-allocated bye; None: only those with a colour did). As the
+    reference infers it: the first player with a colour had it if an even number of players who
+    took part stand before him, else the other one (the allocation of round 1 gives the colours
+    alternately down the players paired, as ``dutch.infer_initial_colour`` reads a TRF file).
     """
     index = 0
-    for colour in colours:
-        if colour is None:
-            continue
-        if index % 2 == 0:
-            return colour
-        return SECOND if colour == FIRST else FIRST
+    for k, colour in enumerate(colours):
+        if colour is not None:
+            return colour if index % 2 == 0 else SECOND if colour == FIRST else FIRST
+        if paired is not None and paired[k]:
+            index += 1
     return None
 
 

@@ -106,9 +106,10 @@ def initial_colour_cast(seed: int) -> str:
     return initial_colour_lots(seed)
 
 
-def initial_colour_read(round_one: list[str | None]) -> str | None:
-    """Returns the top seed's round-1 colour as lots gave it, from the round-1 colours in seed order."""
-    return initial_colour_from_round_one(round_one)
+def initial_colour_read(round_one: list[str | None], paired: list[bool] | None = None) -> str | None:
+    """Returns the top seed's round-1 colour as lots gave it, from the round-1 colours in seed order and
+    whether each player was paired in round 1 (a game, a forfeit, the bye)."""
+    return initial_colour_from_round_one(round_one, paired)
 
 
 @dataclass(frozen=True)

@@ -176,13 +176,14 @@ def _top_seed_colour(tournament: Tournament, number: int, order: list[int]) -> t
     """
     if number > 1:
         first: dict[int, str] = {}
-        for one, two, black in Match.objects.filter(round__tournament=tournament, round__number=1,
-                                                     kind=Match.Kind.PLAYED).values_list(
-                "player_one_id", "player_two_id", "first_black_id"):
-            if black is not None:
+        paired: set[int | None] = set()  # a game, a forfeit or the bye: each counts in the order of round 1
+        for kind, one, two, black in Match.objects.filter(round__tournament=tournament, round__number=1).values_list(
+                "kind", "player_one_id", "player_two_id", "first_black_id"):
+            paired |= {one, two}
+            if kind == Match.Kind.PLAYED and black is not None:
                 first[one] = "B" if black == one else "W"
                 first[two] = "B" if black == two else "W"
-        initial = pure.initial_colour_read([first.get(p) for p in order])
+        initial = pure.initial_colour_read([first.get(p) for p in order], [p in paired for p in order])
         if initial is not None:
             return initial, ""
     seed = pure.seed_new()
