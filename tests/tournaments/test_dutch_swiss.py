@@ -414,6 +414,29 @@ def test_a_single_game_swiss_keeps_the_lots_colour_when_the_top_seeds_first_matc
     assert {(m.player_one_id, m.player_two_id) for m in Match.objects.filter(round=second)} == expected
 
 
+def test_the_trf_of_a_tournament_whose_lost_match_scores_says_what_a_forfeit_and_an_absence_score(director):
+    """Each line's points add up by the file's own point system, as the reference checks before it pairs."""
+    players = make_players(7)
+    tournament = running_tournament(director, players, round_count=3, match_points_win=3, match_points_draw=2,
+                                    match_points_loss=1, **DUTCH)
+    services.presence_set(acting_user=director, tournament=tournament, player=players[0].pk, present=False)
+    services.bye_request(acting_user=director, tournament=tournament, player=players[6].pk, round_number=1,
+                         kind="zero")
+    first = services.round_pair(acting_user=director, tournament=tournament, absent="forfeit")
+    services.round_publish(acting_user=director, tournament=tournament, number=1)
+    finish_games(director, tournament, first)
+    text = selectors.tournament_trf(tournament)
+    trf = parse_trf(text, "3-2-1.trf")
+    assert (trf.points.win, trf.points.draw, trf.points.loss, trf.points.zero_bye, trf.points.forfeit_loss,
+            trf.points.bye) == (30, 20, 10, 0, 10, 30)
+    results = {r.result for p in trf.players for r in p.rounds}
+    assert {"-", "+", "Z"} <= results  # a forfeit (the absent player's) and a round not paired in
+    for p in trf.players:
+        assert p.points == sum(r.points(trf.points) for r in p.rounds), p
+    standings = {r.player.pk: r.points for r in selectors.standings(tournament)}
+    assert standings[players[0].pk] == 1.0 and standings[players[6].pk] == 0.0  # the file says what they have
+
+
 def test_the_dutch_core_gives_the_top_seed_the_colour_the_lots_gave():
     players = [pure.DutchEntrant(id=n, name=f"P{n}") for n in range(1, 7)]
     scoring = pure.Scoring()

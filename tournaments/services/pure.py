@@ -305,7 +305,8 @@ def trf_text(*, name: str, players: list[TrfEntry], rounds_total: int | None, sc
              forbidden: tuple[tuple[int, int, frozenset[int]], ...] = (), accelerated: bool = False,
              starting: Collection[int] | None = None) -> str:
     """Returns the tournament as FIDE's TRF, one round a match, its points the tournament's (BBW, BBD,
-    BBL, BBU lines: a won match, a drawn one, a lost one, the bye); ``forbidden`` (first round, last
+    BBL, BBZ, BBF, BBU lines: a won match, a drawn one, a lost one, a round not paired in, a match lost
+    by forfeit, the bye); ``forbidden`` (first round, last
     round, pairing numbers) are the players kept apart (``260`` lines); ``accelerated``: the Baku
     acceleration's virtual points, an ``XXA`` line for each player who has some, its groups made from
     ``starting`` (the pairing numbers of the list the tournament started from; None: every player)."""
@@ -325,5 +326,6 @@ def trf_text(*, name: str, players: list[TrfEntry], rounds_total: int | None, sc
     )
     lines = write_trf(trf, line_end="\n").split("\n")
     points = [f"{code} {value / 10:>4.1f}" for code, value in
-              (("BBW", system.win), ("BBD", system.draw), ("BBL", system.loss), ("BBU", system.bye))]
+              (("BBW", system.win), ("BBD", system.draw), ("BBL", system.loss), ("BBZ", system.zero_bye),
+               ("BBF", system.forfeit_loss), ("BBU", system.bye))]
     return "\n".join([lines[0], *points, *lines[1:]])
