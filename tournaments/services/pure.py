@@ -138,8 +138,9 @@ def dutch_pairings(players: list[DutchEntrant], *, scoring: Scoring, rounds_tota
     ``players`` in pairing-number order (the starting ranks); ``prohibited`` (first round, last
     round, player ids) keeps players apart (the absolute criterion C1); ``accelerated``: the Baku
     acceleration, its groups made from ``starting`` (the ids of the list the tournament started
-    from; None: all of ``players``; late entries are not in it); ``initial_colour``: the colour of the top pairing number in round 1 (``"B"``,
-    Black, who moves first, or ``"W"``), as lots gave it, which the colour rules fall back on.
+    from; None: all of ``players``; late entries are not in it); ``initial_colour``: the colour of
+    the top pairing number in round 1 (``"B"``, Black, who moves first, or ``"W"``), as lots gave
+    it, which the colour rules fall back on.
     ``one`` of each pairing moves first (the colour allocation's choice; with
     ``two_games`` lots decide it at publication). Returns the pairings (higher scores first, the
     bye last) and a note on the round. Raises ``PairingError`` when no pairing exists.
@@ -306,8 +307,8 @@ def trf_text(*, name: str, players: list[TrfEntry], rounds_total: int | None, sc
              starting: Collection[int] | None = None) -> str:
     """Returns the tournament as FIDE's TRF, one round a match, its points the tournament's (BBW, BBD,
     BBL, BBZ, BBF, BBU lines: a won match, a drawn one, a lost one, a round not paired in, a match lost
-    by forfeit, the bye); ``forbidden`` (first round, last
-    round, pairing numbers) are the players kept apart (``260`` lines); ``accelerated``: the Baku
+    by forfeit, the bye); ``forbidden`` (first round, last round, pairing numbers) are the players
+    kept apart (``260`` lines); ``accelerated``: the Baku
     acceleration's virtual points, an ``XXA`` line for each player who has some, its groups made from
     ``starting`` (the pairing numbers of the list the tournament started from; None: every player)."""
     system = PointSystem(win=round(scoring.win * 10), draw=round(scoring.draw * 10), loss=round(scoring.loss * 10),
