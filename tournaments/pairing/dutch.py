@@ -1637,14 +1637,21 @@ def first_mover(one: ColourRecord, two: ColourRecord, *, initial: str = WHITE) -
 
 
 def sort_pairs(pairs: Sequence[DutchPair], rd_players: dict[int, DutchPlayer]) -> list[DutchPair]:
-    """Orders boards as the reference does: higher scores first, the bye last."""
+    """Orders boards as the reference does: higher scores first, the bye last.
+
+    The scores are the real ones: an accelerated round's virtual points decide the pairing, not
+    the boards' order (the reference's ``sortResults`` compares scores without acceleration).
+    """
+
+    def real(p: DutchPlayer) -> int:  # a paired player's rounds are the ones played before this round
+        return p.score - p.virtual_before(len(p.rounds))
 
     def key(pair: DutchPair) -> tuple:
         if pair.black is None:
             return (1, 0, 0, 0)
         a, b = rd_players[pair.white], rd_players[pair.black]
-        hi, lo = (a, b) if (a.score, -a.rank) >= (b.score, -b.rank) else (b, a)
-        return (0, -hi.score, -lo.score, hi.rank)
+        hi, lo = (a, b) if (real(a), -a.rank) >= (real(b), -b.rank) else (b, a)
+        return (0, -real(hi), -real(lo), hi.rank)
 
     return sorted(pairs, key=key)
 

@@ -169,6 +169,18 @@ def test_the_pairing_mode_writes_the_next_round_as_the_reference_does(tmp_path):
     }
 
 
+def test_the_pairing_mode_lists_an_accelerated_rounds_boards_by_the_real_scores(tmp_path):
+    """The virtual points decide the pairing, not the order of the boards: the reference's ``-p`` on
+    this file (o109 of the options set cut after round 1: XXA lines, 17 players) wrote the seven pairs in
+    this order; a sort by the accelerated scores put ``10 2`` third."""
+    t = read_trf(str(OPTIONS / "o109.trf"))
+    src = tmp_path / "accelerated.trf"
+    src.write_text(write_trf(replace(t.cut(1), rounds_total=t.rounds_total, initial_colour=t.initial_colour)))
+    out = tmp_path / "out.txt"
+    assert main(["--dutch", str(src), "-p", str(out)]) == 0
+    assert out.read_text().split("\n") == ["7", "1 7", "3 9", "11 5", "13 6", "15 8", "10 2", "12 17", ""]
+
+
 def test_a_file_that_cannot_be_read_is_refused_with_its_line(tmp_path, capsys):
     bad = tmp_path / "bad.trf"
     bad.write_text(
