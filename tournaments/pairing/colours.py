@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 
-from tournaments.pairing.dutch import DutchPlayer, _colour_data, choose_colour
+from tournaments.pairing.dutch import DutchPlayer, _colour_data, choose_colour, first_colour_down_the_order
 from tournaments.pairing.trf import BLACK as TRF_SECOND
 from tournaments.pairing.trf import WHITE as TRF_FIRST
 from tournaments.pairing.trf import TrfRound
@@ -35,15 +35,11 @@ def initial_colour_from_round_one(colours: Sequence[str | None], paired: Sequenc
     (a game, a forfeit, the pairing-allocated bye; None: only those with a colour did). As the
     reference infers it: the first player with a colour had it if an even number of players who
     took part stand before him, else the other one (the allocation of round 1 gives the colours
-    alternately down the players paired, as ``dutch.infer_initial_colour`` reads a TRF file).
+    alternately down the players paired, as ``dutch.infer_initial_colour`` reads a TRF file:
+    ``dutch.first_colour_down_the_order``).
     """
-    index = 0
-    for k, colour in enumerate(colours):
-        if colour is not None:
-            return colour if index % 2 == 0 else SECOND if colour == FIRST else FIRST
-        if paired is not None and paired[k]:
-            index += 1
-    return None
+    took_part = [c is not None for c in colours] if paired is None else paired
+    return first_colour_down_the_order(colours, took_part, lambda c: SECOND if c == FIRST else FIRST)
 
 
 def _dutch(player: int, rank: int, score: float, history: Sequence[str]) -> DutchPlayer:

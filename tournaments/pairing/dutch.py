@@ -1549,13 +1549,22 @@ def infer_initial_colour(t: TrfTournament) -> str | None:
                 first = k
     if first is None:
         return None
+    paired = [p for p in t.players if any(r.paired for r in p.rounds[: first + 1])]
+    return first_colour_down_the_order([p.rounds[first].colour for p in paired], [True] * len(paired), _invert)
+
+
+def first_colour_down_the_order(
+    colours: Sequence[str | None], paired: Sequence[bool], other: Callable[[str], str]
+) -> str | None:
+    """Returns the top pairing number's colour in a round that gave colours alternately down the players
+    paired: the first player with a colour had it if an even number of players paired stand before him,
+    else ``other`` of it. ``colours`` and ``paired`` are the players' in pairing-number order (a player
+    paired without a colour: a forfeit, the bye)."""
     index = 0
-    for p in t.players:
-        if any(r.paired for r in p.rounds[: first + 1]):
-            colour = p.rounds[first].colour
-            if colour is not None:
-                return _invert(colour) if index & 1 else colour
-            index += 1
+    for colour, took_part in zip(colours, paired, strict=True):
+        if colour is not None:
+            return other(colour) if index & 1 else colour
+        index += took_part
     return None
 
 
