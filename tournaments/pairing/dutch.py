@@ -581,6 +581,30 @@ class _Matcher:
             common = next((za[x] for x in reversed(zb) if x in za), 0) if za and zb else 0  # (the innermost common one)
             return dual.get(a, dualvar[a]) + dual.get(b, dualvar[b]) + common == scale * e
 
+        def tight_to(a: int) -> Callable[[int], bool]:
+            """``tight(a, x)`` for many ``x``, ``a``'s terms read once: most edges are far from tight,
+            and one whose slack is below 0 or above the greatest sum of blossom duals around ``a`` (what
+            the innermost blossom common to both ends can add) is refused before the blossoms are read."""
+            row_a, half_a, dual_a, za = w[a], half[a], dual.get(a, dualvar[a]), around_of(a)
+            most = max(za.values()) if za else 0
+
+            def test(x: int) -> bool:
+                e = row_a[x]
+                if not e:
+                    return False
+                e -= half_a + half[x]
+                if e <= 0:
+                    return False
+                need = scale * e - dual_a - dual.get(x, dualvar[x])
+                if need < 0 or need > most:
+                    return False
+                if not za:
+                    return True  # (need is 0: no blossom holds a)
+                zb = around_of(x)
+                return need == (next((za[b] for b in reversed(zb) if b in za), 0) if zb else 0)
+
+            return test
+
         def proven(cycle: list[int]) -> bool:
             """Whether exchanging along ``cycle`` (v, c, d, ..., m: the pairs v-c, d-x, ..., y-m for
             c-d, x-y, ..., m-v) keeps every blossom with a dual as full as it was."""
@@ -605,11 +629,12 @@ class _Matcher:
                 return None
             if tight(m, d) and proven([v, c, d, m]):
                 return [v, c, d, m]
+            to_d, to_m = tight_to(d), tight_to(m)
             for x in upper:  # six players: d-x and y-m tight, x-y a pair
                 if x in (v, c, d, m):
                     continue
                 y = smate.get(x)
-                if y is None or y < 0 or y in (v, c, d, m) or y not in members or not tight(d, x) or not tight(y, m):
+                if y is None or y < 0 or y in (v, c, d, m) or y not in members or not to_d(x) or not to_m(y):
                     continue
                 if proven([v, c, d, x, y, m]):
                     return [v, c, d, x, y, m]
