@@ -384,7 +384,8 @@ def tournament_trf(tournament: Tournament) -> str:
     ``=`` ``0``, ``+``/``-`` a forfeit, ``U`` the bye, ``Z`` a round the player was not paired
     in); the points are the tournament's match points (``BBW``...). Only the rounds whose matches
     are all decided are written; players kept apart are ``260`` lines (a Swiss), the Baku acceleration's
-    virtual points ``XXA`` lines. Four queries (a Swiss: seven).
+    virtual points ``XXA`` lines; a Swiss of one-game rounds says the colour the lots gave its top seed in
+    round 1 (``XXC``). Four queries (a Swiss: eight).
     """
     entries = list(Entry.objects.filter(tournament=tournament).select_related("player")
                    .order_by("seed", "-player__rating", "player__name", "player_id"))
@@ -418,10 +419,14 @@ def tournament_trf(tournament: Tournament) -> str:
     last = tournament.round_count or 999
     forbidden = tuple((1, row["until_round"] or last, frozenset(number[p] for p in row["players"] if p in number))
                       for row in prohibitions_data(tournament)) if tournament.format == Tournament.Format.SWISS else ()
+    initial = None
+    if tournament.format == Tournament.Format.SWISS and tournament.games_per_match % 2:
+        notes = Round.objects.filter(tournament=tournament, number=1).values_list("explanation", flat=True).first()
+        initial = pure.initial_colour_of_notes(notes or [])
     return pure.trf_text(name=tournament.name, players=players, rounds_total=tournament.round_count or None,
                          scoring=scoring_of(tournament), forbidden=forbidden,
                          accelerated=tournament.acceleration == Tournament.Acceleration.BAKU,
-                         starting=[number[p] for p in starting_list(entries)])
+                         starting=[number[p] for p in starting_list(entries)], initial_colour=initial)
 
 
 def crosstable_csv(tournament: Tournament) -> str:

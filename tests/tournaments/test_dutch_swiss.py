@@ -60,6 +60,8 @@ def test_a_swiss_set_to_the_dutch_system_is_paired_by_it_round_after_round(direc
         assert all("two games, each player moves first once" in text for kind, text in words if kind != "bye")
     log = TournamentLog.objects.filter(tournament=tournament, kind="round_paired")
     assert {row.data["system"] for row in log} == {"dutch"}
+    # matches of two games: no colour to allocate, so no first colour in the file
+    assert not [line for line in selectors.tournament_trf(tournament).splitlines() if line.startswith("XXC")]
     # the public round page says which rule made each pairing
     page = client.get(f"/tournaments/{tournament.slug}/").content.decode()
     assert "Score group" in page or "floats down" in page
@@ -412,6 +414,29 @@ def test_a_single_game_swiss_keeps_the_lots_colour_when_the_top_seeds_first_matc
     by_number = {i: e.player_id for i, e in enumerate(entries, start=1)}
     expected = {(by_number[p.white], by_number[p.black] if p.black else None) for p in pair_next_round(trf)}
     assert {(m.player_one_id, m.player_two_id) for m in Match.objects.filter(round=second)} == expected
+
+
+@pytest.mark.parametrize(("seed", "colour"), [(1, "B"), (2, "W")])
+def test_a_single_game_swiss_exports_the_lots_colour_and_its_file_pairs_round_one_as_the_tournament_did(
+        director, monkeypatch, seed, colour):
+    """Before round 1 is played the file has no round to infer the top seed's colour from: its XXC line says
+    what the lots gave, and the file alone pairs round 1 with the tournament's colours (the reference's -p)."""
+    from tournaments.pairing.colours import initial_colour_lots
+
+    assert initial_colour_lots(seed) == colour
+    monkeypatch.setattr(pure, "seed_new", lambda: seed)  # the lots' seed, chosen to give each colour once
+    tournament = running_tournament(director, make_players(7), round_count=3, games_per_match=1,
+                                    opening="go-as-you-please", **DUTCH)
+    first = services.round_pair(acting_user=director, tournament=tournament)
+    assert f"lots, seed {seed}" in first.explanation[0]
+    text = selectors.tournament_trf(tournament)
+    assert f"XXC {'white1' if colour == 'B' else 'black1'}" in text.splitlines()  # white: the first to move
+    trf = parse_trf(text, "lots.trf")
+    assert not any(p.rounds for p in trf.players)  # round 1 is not played: nothing to read it back from
+    entries = list(tournament.entries.order_by("seed", "-player__rating", "player__name", "player_id"))
+    by_number = {i: e.player_id for i, e in enumerate(entries, start=1)}
+    expected = {(by_number[p.white], by_number[p.black] if p.black else None) for p in pair_next_round(trf)}
+    assert {(m.player_one_id, m.player_two_id) for m in Match.objects.filter(round=first)} == expected
 
 
 def test_the_trf_of_a_tournament_whose_lost_match_scores_says_what_a_forfeit_and_an_absence_score(director):

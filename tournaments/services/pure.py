@@ -7,6 +7,7 @@ pure package (``tournaments.pairing``, ``tournaments.scoring``, ``tournaments.lo
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
@@ -104,6 +105,16 @@ def single_game_colours(pairings: list[Pairing], *, ranks: dict[int, int], score
 def initial_colour_cast(seed: int) -> str:
     """Casts lots for the top seed's colour in round 1 of a Swiss of single games (``"B"`` or ``"W"``)."""
     return initial_colour_lots(seed)
+
+
+#: How round 1's note of a Swiss of single games names the lots for the top seed's colour (``(lots, seed N)``).
+COLOUR_LOTS = re.compile(r"\(lots, seed (\d+)\)")
+
+
+def initial_colour_of_notes(notes: list[str]) -> str | None:
+    """The top seed's round-1 colour (``"B"`` or ``"W"``) that the lots named in round 1's notes gave, or None."""
+    seed = next((int(m.group(1)) for note in notes if (m := COLOUR_LOTS.search(note))), None)
+    return None if seed is None else initial_colour_cast(seed)
 
 
 def initial_colour_read(round_one: list[str | None], paired: list[bool] | None = None) -> str | None:
@@ -304,13 +315,15 @@ class TrfEntry:
 
 def trf_text(*, name: str, players: list[TrfEntry], rounds_total: int | None, scoring: Scoring,
              forbidden: tuple[tuple[int, int, frozenset[int]], ...] = (), accelerated: bool = False,
-             starting: Collection[int] | None = None) -> str:
+             starting: Collection[int] | None = None, initial_colour: str | None = None) -> str:
     """Returns the tournament as FIDE's TRF, one round a match, its points the tournament's (BBW, BBD,
     BBL, BBZ, BBF, BBU lines: a won match, a drawn one, a lost one, a round not paired in, a match lost
     by forfeit, the bye); ``forbidden`` (first round, last round, pairing numbers) are the players
     kept apart (``260`` lines); ``accelerated``: the Baku
     acceleration's virtual points, an ``XXA`` line for each player who has some, its groups made from
-    ``starting`` (the pairing numbers of the list the tournament started from; None: every player)."""
+    ``starting`` (the pairing numbers of the list the tournament started from; None: every player);
+    ``initial_colour``: the top seed's colour in round 1 of one-game rounds (``"B"`` or ``"W"``, as the lots gave
+    it), an ``XXC`` line (``white1``: he moved first), so that the file pairs round 1 as the tournament did."""
     system = PointSystem(win=round(scoring.win * 10), draw=round(scoring.draw * 10), loss=round(scoring.loss * 10),
                          zero_bye=0, forfeit_loss=round(scoring.loss * 10), bye=round(scoring.bye * 10))
     accelerations = ()
@@ -324,6 +337,7 @@ def trf_text(*, name: str, players: list[TrfEntry], rounds_total: int | None, sc
             for p in players),
         rounds_total=rounds_total, points=system, other_lines=(f"012 {name}",), forbidden=forbidden,
         accelerations=accelerations,
+        initial_colour=None if initial_colour is None else "w" if initial_colour == "B" else "b",
     )
     lines = write_trf(trf, line_end="\n").split("\n")
     points = [f"{code} {value / 10:>4.1f}" for code, value in

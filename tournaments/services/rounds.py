@@ -11,7 +11,6 @@ deck, its seed and its place in the draws.
 
 from __future__ import annotations
 
-import re
 from datetime import datetime
 from typing import Any
 
@@ -286,7 +285,7 @@ def _pairings_for(tournament: Tournament, number: int) -> tuple[list[pure.Pairin
 
 
 #: How a round's note names the lots for the top seed's colour (``_single_game_colours``), read back for the log.
-COLOUR_LOTS = re.compile(r"\(lots, seed (\d+)\)")
+COLOUR_LOTS = pure.COLOUR_LOTS
 
 
 def _single_game_colours(tournament: Tournament, number: int, pairings: list[pure.Pairing],
