@@ -570,21 +570,11 @@ class _Matcher:
                     out[b] = total
             return out
 
-        def tight(a: int, b: int) -> bool:
-            e = w[a][b]
-            if not e:
-                return False
-            e -= half[a] + half[b]
-            if e <= 0:
-                return False
-            za, zb = around_of(a), around_of(b)
-            common = next((za[x] for x in reversed(zb) if x in za), 0) if za and zb else 0  # (the innermost common one)
-            return dual.get(a, dualvar[a]) + dual.get(b, dualvar[b]) + common == scale * e
-
         def tight_to(a: int) -> Callable[[int], bool]:
-            """``tight(a, x)`` for many ``x``, ``a``'s terms read once: most edges are far from tight,
-            and one whose slack is below 0 or above the greatest sum of blossom duals around ``a`` (what
-            the innermost blossom common to both ends can add) is refused before the blossoms are read."""
+            """Tells whether the edge ``a``-``x`` is tight (its slack 0 with the duals as they are), for many
+            ``x``, ``a``'s terms read once: most edges are far from it, and one whose slack is below 0 or above
+            the greatest sum of blossom duals around ``a`` (what the innermost blossom holding both ends
+            adds) is refused before the blossoms around ``x`` are read."""
             row_a, half_a, dual_a, za = w[a], half[a], dual.get(a, dualvar[a]), around_of(a)
             most = max(za.values()) if za else 0
 
@@ -627,9 +617,9 @@ class _Matcher:
             d = smate.get(c)
             if d is None or d < 0 or d in (v, m) or d not in members:
                 return None
-            if tight(m, d) and proven([v, c, d, m]):
-                return [v, c, d, m]
             to_d, to_m = tight_to(d), tight_to(m)
+            if to_m(d) and proven([v, c, d, m]):
+                return [v, c, d, m]
             for x in upper:  # six players: d-x and y-m tight, x-y a pair
                 if x in (v, c, d, m):
                     continue

@@ -284,10 +284,6 @@ def _pairings_for(tournament: Tournament, number: int) -> tuple[list[pure.Pairin
         raise PairingUnavailable(str(error)) from error
 
 
-#: How a round's note names the lots for the top seed's colour (``_single_game_colours``), read back for the log.
-COLOUR_LOTS = pure.COLOUR_LOTS
-
-
 def _single_game_colours(tournament: Tournament, number: int, pairings: list[pure.Pairing],
                          players: list[pure.SwissPlayer],
                          colours: dict[int, list[str]]) -> tuple[list[pure.Pairing], str]:
@@ -389,7 +385,7 @@ def _round_pair(*, acting_user: Any, tournament: Tournament,
     round_ = Round.objects.create(tournament=tournament, number=number, status=Round.Status.PREVIEW,
                                   explanation=notes, created_at=timezone.now())
     _matches_create(tournament, round_, pairings, forfeits=forfeits)
-    colour_lots = [int(m.group(1)) for note in notes if (m := COLOUR_LOTS.search(note))]
+    colour_lots = [int(m.group(1)) for note in notes if (m := pure.COLOUR_LOTS.search(note))]
     log_write(tournament=tournament, kind=TournamentLog.Kind.ROUND_PAIRED, actor=acting_user,
               data={"round": number, "pairings": [[p.one, p.two] for p in pairings],
                     **({"system": tournament.pairing_system} if tournament.format == Format.SWISS else {}),
