@@ -111,10 +111,21 @@ def initial_colour_cast(seed: int) -> str:
 COLOUR_LOTS = re.compile(r"\(lots, seed (\d+)\)")
 
 
+def colour_lots_seed(notes: list[str]) -> int | None:
+    """The seed of the lots for the top seed's colour that a round's notes name (``(lots, seed N)``), or None."""
+    return next((int(m.group(1)) for note in notes if (m := COLOUR_LOTS.search(note))), None)
+
+
 def initial_colour_of_notes(notes: list[str]) -> str | None:
     """The top seed's round-1 colour (``"B"`` or ``"W"``) that the lots named in round 1's notes gave, or None."""
-    seed = next((int(m.group(1)) for note in notes if (m := COLOUR_LOTS.search(note))), None)
+    seed = colour_lots_seed(notes)
     return None if seed is None else initial_colour_cast(seed)
+
+
+def _trf_first_colour(initial_colour: str) -> str:
+    """The TRF's colour (``w``/``b``) of a draughts colour (``"B"``/``"W"``): the TRF's white is the side
+    that moves first, Black."""
+    return "w" if initial_colour == "B" else "b"
 
 
 def initial_colour_read(round_one: list[str | None], paired: list[bool] | None = None) -> str | None:
@@ -167,7 +178,7 @@ def dutch_pairings(players: list[DutchEntrant], *, scoring: Scoring, rounds_tota
             rounds.append(TrfRound(None, None, p.sits_out))
         lines.append(TrfPlayer(number=number[p.id], name=p.name[:33]).with_rounds(tuple(rounds), system))
     forbidden = tuple((first, last, frozenset(number[i] for i in ids if i in number)) for first, last, ids in prohibited)
-    first_mover = "w" if initial_colour == "B" else "b"  # the TRF's "white" is the side that moves first
+    first_mover = _trf_first_colour(initial_colour)
     trf = TrfTournament(players=tuple(lines), rounds_total=rounds_total, initial_colour=first_mover, points=system,
                         forbidden=forbidden)
     virtual = None
@@ -337,7 +348,7 @@ def trf_text(*, name: str, players: list[TrfEntry], rounds_total: int | None, sc
             for p in players),
         rounds_total=rounds_total, points=system, other_lines=(f"012 {name}",), forbidden=forbidden,
         accelerations=accelerations,
-        initial_colour=None if initial_colour is None else "w" if initial_colour == "B" else "b",
+        initial_colour=None if initial_colour is None else _trf_first_colour(initial_colour),
     )
     lines = write_trf(trf, line_end="\n").split("\n")
     points = [f"{code} {value / 10:>4.1f}" for code, value in

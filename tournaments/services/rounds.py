@@ -385,12 +385,12 @@ def _round_pair(*, acting_user: Any, tournament: Tournament,
     round_ = Round.objects.create(tournament=tournament, number=number, status=Round.Status.PREVIEW,
                                   explanation=notes, created_at=timezone.now())
     _matches_create(tournament, round_, pairings, forfeits=forfeits)
-    colour_lots = [int(m.group(1)) for note in notes if (m := pure.COLOUR_LOTS.search(note))]
+    colour_lots = pure.colour_lots_seed(notes)
     log_write(tournament=tournament, kind=TournamentLog.Kind.ROUND_PAIRED, actor=acting_user,
               data={"round": number, "pairings": [[p.one, p.two] for p in pairings],
                     **({"system": tournament.pairing_system} if tournament.format == Format.SWISS else {}),
                     **({"absent": sorted(away), "absent_policy": absent} if away else {}),
-                    **({"colour_lots_seed": str(colour_lots[0])} if colour_lots else {})})
+                    **({"colour_lots_seed": str(colour_lots)} if colour_lots is not None else {})})
     return round_, (0, [])
 
 
